@@ -1,0 +1,238 @@
+package bundle
+
+// Format is the value of Header.Format for bundles this package writes.
+const Format = "bardo.bundle/v1"
+
+// Kinds of bundle.
+const (
+	// KindDeath is a germline bundle: what a dying Golem passes on.
+	KindDeath = "death"
+	// KindSnapshot is an insurance snapshot (its body type comes with the
+	// snapshot work; this package rejects the kind until then).
+	KindSnapshot = "snapshot"
+)
+
+// Reference kinds.
+const (
+	RefEntry      = "entry"
+	RefHypothesis = "hypothesis"
+	RefDocument   = "document"
+)
+
+// EncodingF32LE is the only embedding encoding: raw little-endian float32.
+const EncodingF32LE = "f32le"
+
+// Bundle is a whole bundle file: the header and body that the digest
+// covers, and an optional signature outside it.
+type Bundle struct {
+	Header    Header     `cbor:"header"`
+	Body      Body       `cbor:"body"`
+	Signature *Signature `cbor:"signature,omitempty"`
+}
+
+// Header describes a bundle. Every field is inside the digest.
+type Header struct {
+	Format     string     `cbor:"format"`
+	Kind       string     `cbor:"kind"`
+	GolemID    string     `cbor:"golem_id"`
+	Generation int        `cbor:"generation"`
+	LineageID  string     `cbor:"lineage_id,omitempty"`
+	Parents    []string   `cbor:"parents,omitempty"` // digests, "sha256:<hex>"
+	ExportedAt string     `cbor:"exported_at"`       // RFC 3339, UTC, from the export header
+	Tick       *int64     `cbor:"tick,omitempty"`
+	Phase      string     `cbor:"phase,omitempty"`
+	Death      *Death     `cbor:"death,omitempty"`
+	Embedding  *Embedding `cbor:"embedding,omitempty"`
+	Bottleneck Bottleneck `cbor:"bottleneck"`
+	Counts     Counts     `cbor:"counts"`
+	Advisor    *Advisor   `cbor:"advisor,omitempty"`
+}
+
+// Death says how and when the Golem died.
+type Death struct {
+	Cause string `cbor:"cause"`
+	At    string `cbor:"at"` // RFC 3339, UTC
+	Tick  int64  `cbor:"tick"`
+}
+
+// Embedding names the space of the entries' vectors.
+type Embedding struct {
+	Model    string `cbor:"model"`
+	Dims     int    `cbor:"dims"`
+	Encoding string `cbor:"encoding"` // EncodingF32LE
+}
+
+// Bottleneck records the genomic bottleneck's parameters.
+type Bottleneck struct {
+	MaxEntries int    `cbor:"max_entries"`
+	Now        string `cbor:"now"` // RFC 3339: the reference time of the decay
+}
+
+// Counts says how much is inside the bundle and how much was left out.
+type Counts struct {
+	Entries         int `cbor:"entries"`          // entries in the body
+	Candidates      int `cbor:"candidates"`       // entries that competed in the bottleneck
+	SomaEntries     int `cbor:"soma_entries"`     // entries that died with the Golem (not selected, or not candidates)
+	CausalEdges     int `cbor:"causal_edges"`     // edges in the body
+	EdgesLeftOut    int `cbor:"edges_left_out"`   // edges with an end outside the bundle
+	Episodes        int `cbor:"episodes"`         // episodes read (soma: never inside)
+	ReflectionItems int `cbor:"reflection_items"` // items over all nine categories
+	ToxicEntries    int `cbor:"toxic_entries"`
+	LeftOut         int `cbor:"left_out"` // references declared left out
+}
+
+// Advisor records the external command that wrote reflection category 6, or
+// why its output was not used.
+type Advisor struct {
+	Command string `cbor:"command"`
+	Used    bool   `cbor:"used"`
+	Reason  string `cbor:"reason,omitempty"`
+}
+
+// Body is the germline of a death bundle. The Weismann barrier is
+// structural: no type reachable from Body has a field for episodes, the
+// decision cache, emotional tags, parent episode ids, the owner's address,
+// metrics, fitness points, or documents other than PLAYBOOK.md (and
+// STRATEGY.md, only as reflection category 1).
+type Body struct {
+	Entries     []Entry     `cbor:"entries"`
+	Playbook    *Document   `cbor:"playbook,omitempty"`
+	CausalGraph []Edge      `cbor:"causal_graph"`
+	Reflection  *Reflection `cbor:"reflection,omitempty"`
+	Autopsy     *Autopsy    `cbor:"autopsy,omitempty"`
+	LeftOut     []Ref       `cbor:"left_out,omitempty"`
+}
+
+// Entry is a germline Grimoire entry, in bottleneck rank order.
+type Entry struct {
+	ID                    string   `cbor:"id"`
+	Category              string   `cbor:"category"`
+	Content               string   `cbor:"content"`
+	Embedding             []byte   `cbor:"embedding,omitempty"` // Dims × 4 bytes, f32le
+	Confidence            float64  `cbor:"confidence"`
+	ConfidenceAtCreation  float64  `cbor:"confidence_at_creation"`
+	QualityScore          float64  `cbor:"quality_score"`
+	ValidatedCount        int64    `cbor:"validated_count,omitempty"`
+	ContradictedCount     int64    `cbor:"contradicted_count,omitempty"`
+	DecayClass            string   `cbor:"decay_class"`
+	MarketRegime          string   `cbor:"market_regime,omitempty"`
+	Domain                string   `cbor:"domain"`
+	Tags                  []string `cbor:"tags,omitempty"`
+	CreatedAt             string   `cbor:"created_at,omitempty"`
+	LastAccessedAt        string   `cbor:"last_accessed_at"`
+	ValidFrom             string   `cbor:"valid_from,omitempty"`
+	ValidUntil            string   `cbor:"valid_until,omitempty"`
+	Strength              int64    `cbor:"strength"`
+	Provenance            string   `cbor:"provenance"`
+	Source                Source   `cbor:"source"`
+	IsBloodstain          bool     `cbor:"is_bloodstain,omitempty"`
+	Polarity              string   `cbor:"polarity"`
+	Status                string   `cbor:"status"`
+	RequiresInvestigation bool     `cbor:"requires_investigation,omitempty"`
+	Score                 float64  `cbor:"score"` // bottleneck rank score
+	Decay                 float64  `cbor:"decay"` // temporal decay at Bottleneck.Now
+}
+
+// Source says where an entry's confidence was last earned.
+type Source struct {
+	GolemID    string  `cbor:"golem_id"`
+	Generation int     `cbor:"generation"`
+	Confidence float64 `cbor:"confidence"`
+}
+
+// Document is a named text with its digest.
+type Document struct {
+	Name   string `cbor:"name"`
+	Text   string `cbor:"text"`
+	Digest string `cbor:"digest"` // "sha256:<hex>" of Text's UTF-8 bytes
+}
+
+// Edge is one edge of the germline causal graph: both ends are entries of
+// the bundle. Sorted by (source, target), bytewise.
+type Edge struct {
+	SourceID  string  `cbor:"source_id"`
+	TargetID  string  `cbor:"target_id"`
+	Weight    float64 `cbor:"weight"`
+	Evidence  int64   `cbor:"evidence,omitempty"`
+	Lag       *int64  `cbor:"lag,omitempty"`
+	Mechanism string  `cbor:"mechanism,omitempty"`
+}
+
+// Ref is a typed reference to something a reflection item or an autopsy
+// entry draws on.
+type Ref struct {
+	Kind string `cbor:"kind"` // RefEntry, RefHypothesis, RefDocument
+	ID   string `cbor:"id"`
+}
+
+// Vector is an embedding tagged with its space.
+type Vector struct {
+	Space string `cbor:"space"` // model name, or "bardo-text/v1"
+	Dims  int    `cbor:"dims"`
+	Data  []byte `cbor:"data"` // Dims × 4 bytes, f32le
+}
+
+// Reflection is the 9-category death reflection, keyed by name.
+type Reflection struct {
+	BuiltToDo     []Item `cbor:"built_to_do"`
+	Learned       []Item `cbor:"learned"`
+	GotWrong      []Item `cbor:"got_wrong"`
+	Confused      []Item `cbor:"confused"`
+	Suspect       []Item `cbor:"suspect"`
+	TellSuccessor []Item `cbor:"tell_successor"`
+	NeverTested   []Item `cbor:"never_tested"`
+	FinalPlaybook []Item `cbor:"final_playbook"`
+	CausalGraph   []Item `cbor:"causal_graph"`
+}
+
+// Item is one item of the death reflection.
+type Item struct {
+	Index   int     `cbor:"index"` // 1–9
+	Name    string  `cbor:"name"`  // the category's name
+	Text    string  `cbor:"text"`
+	Refs    []Ref   `cbor:"refs,omitempty"`
+	Vector  *Vector `cbor:"vector,omitempty"`
+	Novelty float64 `cbor:"novelty"`
+}
+
+// Autopsy is the epistemic autopsy: which entries drove the failed
+// predictions.
+type Autopsy struct {
+	Clocks                     []string     `cbor:"clocks,omitempty"` // death clocks that fired: "staleness", "senescence", "forced"
+	WindowStartTick            int64        `cbor:"window_start_tick"`
+	WindowEndTick              int64        `cbor:"window_end_tick"`
+	Known                      int          `cbor:"known"`
+	Correct                    int          `cbor:"correct"`
+	Accuracy                   *float64     `cbor:"accuracy,omitempty"`
+	Fitness                    *float64     `cbor:"fitness,omitempty"`
+	ToxicEntries               []ToxicEntry `cbor:"toxic_entries"`
+	FailureRegime              string       `cbor:"failure_regime,omitempty"`
+	LastValidRegime            string       `cbor:"last_valid_regime,omitempty"`
+	RegimeTransitionHypothesis string       `cbor:"regime_transition_hypothesis,omitempty"`
+}
+
+// Recommendations for a toxic entry.
+const (
+	RecommendDiscard       = "discard"
+	RecommendInvert        = "invert"
+	RecommendReinvestigate = "reinvestigate"
+)
+
+// ToxicEntry is an entry the autopsy found driving failed predictions.
+type ToxicEntry struct {
+	Entry                 Ref     `cbor:"entry"`
+	Content               string  `cbor:"content"` // the entry's text: it may not pass the bottleneck
+	ContributionToFailure float64 `cbor:"contribution_to_failure"`
+	ConfidenceAtFailure   float64 `cbor:"confidence_at_failure"`
+	Recommendation        string  `cbor:"recommendation"`
+	Uses                  int     `cbor:"uses"`
+	Failures              int     `cbor:"failures"`
+	Reason                string  `cbor:"reason,omitempty"`
+}
+
+// Signature signs a bundle's digest; it is outside the digest.
+type Signature struct {
+	Algorithm string `cbor:"alg"` // "ed25519"
+	PublicKey []byte `cbor:"public_key"`
+	Sig       []byte `cbor:"sig"`
+}
