@@ -1,0 +1,333 @@
+// Package store keeps a Golem's Grimoire on disk between lives: a SQLite
+// database (pure Go, modernc.org/sqlite) whose grimoire_entries table is
+// named as Bardo's own, with embeddings, the causal graph, documents, and
+// provenance — an activity for every operation, linked to every row it
+// created or touched.
+//
+// A store honours the KIP maintenance invariants (seed 002): confidence is
+// not memory strength and time alone never lowers it; archive is not
+// retraction (archived rows stay and export with their status); merge is
+// non-destructive (same_as points one row at another, both stay); every
+// change has provenance. A library (the owner's Library of Babel) is a store
+// of kind "library" with the same schema.
+//
+// Writers hold an exclusive lock (package internal/lock) on PATH.lock for
+// the whole run; readers take none and never migrate.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/internal/lock"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SchemaVersion is the schema this version of bardo writes.
+const SchemaVersion = 1
+
+// Kinds of store.
+const (
+	KindStore   = "store"
+	KindLibrary = "library"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+var (
+	// ErrNewerSchema is returned for a store written by a newer bardo.
+	ErrNewerSchema = errors.New("store schema is newer than this bardo")
+	// ErrNotStore is returned for a file that is not a bardo store.
+	ErrNotStore = errors.New("not a bardo store")
+	// ErrExists is returned by Create when the file already exists.
+	ErrExists = errors.New("store already exists")
+	// ErrCorrupt is returned when a store fails its integrity check.
+	ErrCorrupt = errors.New("store is corrupt")
+)
+
+// Meta is what a store is: whose, which generation, descended from what.
+type Meta struct {
+	Kind          string // KindStore or KindLibrary
+	SchemaVersion int
+	GolemID       string
+	Generation    int
+	LineageID     string
+	ParentBundle  string // digest of the bundle that created it, "" for bardo init
+	CreatedAt     time.Time
+}
+
+// Store is an open store.
+type Store struct {
+	db       *sql.DB
+	path     string
+	meta     Meta
+	lock     *lock.Lock
+	readOnly bool
+}
+
+// Options say how to open a store.
+type Options struct {
+	// Write opens the store for writing: takes the lock (waiting up to
+	// Wait) and migrates an older schema.
+	Write bool
+	Wait  time.Duration
+}
+
+func dsn(p string, readOnly bool) string {
+	q := "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
+	if readOnly {
+		q = "?mode=ro&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)"
+	}
+	return "file:" + p + q
+}
+
+// Create makes a new store at path, recording an "init" activity at now.
+// The caller holds no lock yet; Create takes it.
+func Create(ctx context.Context, p string, m Meta, wait time.Duration, now time.Time) (*Store, error) {
+	l, err := lock.Acquire(ctx, p+".lock", wait)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(p); err == nil {
+		l.Release()
+		return nil, fmt.Errorf("%s: %w", p, ErrExists)
+	}
+	s, err := create(ctx, p, m, now)
+	if err != nil {
+		l.Release()
+		os.Remove(p)
+		return nil, err
+	}
+	s.lock = l
+	return s, nil
+}
+
+func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error) {
+	if m.Kind == "" {
+		m.Kind = KindStore
+	}
+	if m.GolemID == "" {
+		return nil, errors.New("a store needs a golem id")
+	}
+	if m.Generation < 0 {
+		return nil, fmt.Errorf("generation %d is negative", m.Generation)
+	}
+	db, err := sql.Open("sqlite", dsn(p, false))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: p}
+	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating %s: %w", p, err)
+	}
+	m.SchemaVersion = SchemaVersion
+	m.CreatedAt = now.UTC()
+	err = s.Tx(ctx, func(tx *Tx) error {
+		if err := migrate(ctx, tx.tx, 0); err != nil {
+			return err
+		}
+		if err := writeMeta(ctx, tx.tx, m); err != nil {
+			return err
+		}
+		_, err := tx.RecordActivity(ctx, Activity{
+			Kind:   "init",
+			At:     now,
+			Params: map[string]any{"golem_id": m.GolemID, "generation": m.Generation, "kind": m.Kind},
+		})
+		return err
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating %s: %w", p, err)
+	}
+	s.meta = m
+	return s, nil
+}
+
+// Open opens an existing store. A store of a newer schema is refused; an
+// older one is migrated only when opened for writing.
+func Open(ctx context.Context, p string, o Options) (*Store, error) {
+	if _, err := os.Stat(p); err != nil {
+		return nil, err // fs.ErrNotExist passes through: the caller says "run bardo init"
+	}
+	var l *lock.Lock
+	if o.Write {
+		var err error
+		if l, err = lock.Acquire(ctx, p+".lock", o.Wait); err != nil {
+			return nil, err
+		}
+	}
+	s, err := open(ctx, p, o.Write)
+	if err != nil {
+		l.Release()
+		return nil, err
+	}
+	s.lock = l
+	return s, nil
+}
+
+func open(ctx context.Context, p string, write bool) (*Store, error) {
+	db, err := sql.Open("sqlite", dsn(p, !write))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: p, readOnly: !write}
+	version, err := schemaVersion(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	switch {
+	case version > SchemaVersion:
+		db.Close()
+		return nil, fmt.Errorf("%s: schema version %d, this bardo reads up to %d: %w (upgrade bardo)", p, version, SchemaVersion, ErrNewerSchema)
+	case version < SchemaVersion && !write:
+		db.Close()
+		return nil, fmt.Errorf("%s: schema version %d is older than %d; a read-only command never migrates (run a writing command such as bardo check --migrate)", p, version, SchemaVersion)
+	case version < SchemaVersion:
+		if err := s.Tx(ctx, func(tx *Tx) error { return migrate(ctx, tx.tx, version) }); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("%s: migrating from schema %d: %w", p, version, err)
+		}
+	}
+	if s.meta, err = readMeta(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return s, nil
+}
+
+// Close closes the database and releases the lock.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if rerr := s.lock.Release(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Meta returns what the store is.
+func (s *Store) Meta() Meta { return s.meta }
+
+// Path returns the store's file path.
+func (s *Store) Path() string { return s.path }
+
+// DB gives read access for packages that query the store.
+func (s *Store) DB() *sql.DB { return s.db }
+
+func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'").Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrNotStore, err)
+	}
+	if n == 0 {
+		return 0, ErrNotStore
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key='schema_version'").Scan(&v); err != nil {
+		return 0, fmt.Errorf("%w: no schema_version", ErrNotStore)
+	}
+	version, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%w: schema_version %q", ErrNotStore, v)
+	}
+	return version, nil
+}
+
+// migrate applies every migration above from, in order.
+func migrate(ctx context.Context, tx *sql.Tx, from int) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		n, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: bad name", name)
+		}
+		if n <= from {
+			continue
+		}
+		b, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(b)); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", strconv.Itoa(n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeMeta(ctx context.Context, tx *sql.Tx, m Meta) error {
+	kv := [][2]string{
+		{"kind", m.Kind},
+		{"golem_id", m.GolemID},
+		{"generation", strconv.Itoa(m.Generation)},
+		{"lineage_id", m.LineageID},
+		{"parent_bundle", m.ParentBundle},
+		{"created_at", m.CreatedAt.UTC().Format(time.RFC3339Nano)},
+	}
+	for _, p := range kv {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", p[0], p[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readMeta(ctx context.Context, db *sql.DB) (Meta, error) {
+	rows, err := db.QueryContext(ctx, "SELECT key, value FROM meta")
+	if err != nil {
+		return Meta{}, err
+	}
+	defer rows.Close()
+	kv := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return Meta{}, err
+		}
+		kv[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return Meta{}, err
+	}
+	var m Meta
+	m.Kind = kv["kind"]
+	m.GolemID = kv["golem_id"]
+	m.LineageID = kv["lineage_id"]
+	m.ParentBundle = kv["parent_bundle"]
+	if m.SchemaVersion, err = strconv.Atoi(kv["schema_version"]); err != nil {
+		return Meta{}, fmt.Errorf("%w: schema_version %q", ErrNotStore, kv["schema_version"])
+	}
+	if m.Generation, err = strconv.Atoi(kv["generation"]); err != nil {
+		return Meta{}, fmt.Errorf("%w: generation %q", ErrNotStore, kv["generation"])
+	}
+	if m.CreatedAt, err = time.Parse(time.RFC3339Nano, kv["created_at"]); err != nil {
+		return Meta{}, fmt.Errorf("%w: created_at %q", ErrNotStore, kv["created_at"])
+	}
+	if m.Kind != KindStore && m.Kind != KindLibrary {
+		return Meta{}, fmt.Errorf("%w: kind %q", ErrNotStore, m.Kind)
+	}
+	return m, nil
+}

@@ -1,0 +1,169 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrReadOnly is returned when a read-only store is asked to write.
+var ErrReadOnly = errors.New("store is open read-only")
+
+// Tx is one write transaction: everything in it lands together or not at
+// all.
+type Tx struct {
+	tx *sql.Tx
+	s  *Store
+}
+
+// SQL exposes the transaction to the other files of this package's users
+// that need a query the Store does not wrap.
+func (t *Tx) SQL() *sql.Tx { return t.tx }
+
+// Tx runs fn in one transaction, committing when it returns nil.
+func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&Tx{tx: tx, s: s}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Activity is one recorded operation.
+type Activity struct {
+	ID               int64
+	Kind             string
+	At               time.Time
+	InputDigest      string // idempotency key; "" for none
+	SourceGolemID    string
+	SourceGeneration *int
+	Channel          string
+	Params           map[string]any
+	Counts           map[string]any
+}
+
+// RecordActivity inserts an activity and returns its id.
+func (t *Tx) RecordActivity(ctx context.Context, a Activity) (int64, error) {
+	params, err := json.Marshal(orEmpty(a.Params))
+	if err != nil {
+		return 0, err
+	}
+	counts, err := json.Marshal(orEmpty(a.Counts))
+	if err != nil {
+		return 0, err
+	}
+	res, err := t.tx.ExecContext(ctx,
+		`INSERT INTO activities(kind, at, input_digest, source_golem_id, source_generation, channel, params, counts)
+		 VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.Kind, a.At.UTC().Format(time.RFC3339Nano), nullString(a.InputDigest), nullString(a.SourceGolemID),
+		a.SourceGeneration, nullString(a.Channel), string(params), string(counts))
+	if err != nil {
+		return 0, fmt.Errorf("recording %s activity: %w", a.Kind, err)
+	}
+	return res.LastInsertId()
+}
+
+// SetActivityCounts replaces an activity's counts (known only once its
+// work is done, inside the same transaction).
+func (t *Tx) SetActivityCounts(ctx context.Context, id int64, counts map[string]any) error {
+	b, err := json.Marshal(orEmpty(counts))
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, "UPDATE activities SET counts=? WHERE id=?", string(b), id)
+	return err
+}
+
+// FindActivity returns the activity of kind that applied inputDigest, or
+// nil.
+func (s *Store) FindActivity(ctx context.Context, kind, inputDigest string) (*Activity, error) {
+	row := s.db.QueryRowContext(ctx,
+		`SELECT id, kind, at, COALESCE(input_digest,''), COALESCE(source_golem_id,''), source_generation, COALESCE(channel,''), params, counts
+		 FROM activities WHERE kind=? AND input_digest=?`, kind, inputDigest)
+	a, err := scanActivity(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return a, err
+}
+
+// Activities returns every activity, oldest first.
+func (s *Store) Activities(ctx context.Context) ([]Activity, error) {
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT id, kind, at, COALESCE(input_digest,''), COALESCE(source_golem_id,''), source_generation, COALESCE(channel,''), params, counts
+		 FROM activities ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Activity
+	for rows.Next() {
+		a, err := scanActivity(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *a)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanActivity(r scanner) (*Activity, error) {
+	var a Activity
+	var at, params, counts string
+	var gen sql.NullInt64
+	if err := r.Scan(&a.ID, &a.Kind, &at, &a.InputDigest, &a.SourceGolemID, &gen, &a.Channel, &params, &counts); err != nil {
+		return nil, err
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		return nil, fmt.Errorf("activity %d: at %q: %w", a.ID, at, err)
+	}
+	a.At = t
+	if gen.Valid {
+		g := int(gen.Int64)
+		a.SourceGeneration = &g
+	}
+	if err := json.Unmarshal([]byte(params), &a.Params); err != nil {
+		return nil, fmt.Errorf("activity %d: params: %w", a.ID, err)
+	}
+	if err := json.Unmarshal([]byte(counts), &a.Counts); err != nil {
+		return nil, fmt.Errorf("activity %d: counts: %w", a.ID, err)
+	}
+	return &a, nil
+}
+
+// LatestActivityTime is the time of the newest activity: what `export`
+// stamps as exported_at, so an unchanged store exports identical bytes.
+func (s *Store) LatestActivityTime(ctx context.Context) (time.Time, error) {
+	var at string
+	if err := s.db.QueryRowContext(ctx, "SELECT at FROM activities ORDER BY at DESC, id DESC LIMIT 1").Scan(&at); err != nil {
+		return time.Time{}, err
+	}
+	return time.Parse(time.RFC3339Nano, at)
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
