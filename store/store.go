@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bardo-golem/bardo/internal/lock"
@@ -45,9 +46,22 @@ const (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// schema is what this bardo migrates a store to: migrations/NNNN_*.sql in
+// order, the last one's number being the version. Tests substitute a set
+// with a later migration to exercise migrating.
+var schema = migrationSet{fsys: migrations, version: SchemaVersion}
+
+type migrationSet struct {
+	fsys    fs.FS
+	version int
+}
+
 var (
 	// ErrNewerSchema is returned for a store written by a newer bardo.
 	ErrNewerSchema = errors.New("store schema is newer than this bardo")
+	// ErrOlderSchema is returned when a store of an older schema is opened
+	// read-only: reading never migrates.
+	ErrOlderSchema = errors.New("store schema is older than this bardo")
 	// ErrNotStore is returned for a file that is not a bardo store.
 	ErrNotStore = errors.New("not a bardo store")
 	// ErrExists is returned by Create when the file already exists.
@@ -105,8 +119,10 @@ func Create(ctx context.Context, p string, m Meta, wait time.Duration, now time.
 	}
 	s, err := create(ctx, p, m, now)
 	if err != nil {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(p + suffix)
+		}
 		l.Release()
-		os.Remove(p)
 		return nil, err
 	}
 	s.lock = l
@@ -133,17 +149,17 @@ func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error
 		db.Close()
 		return nil, fmt.Errorf("creating %s: %w", p, err)
 	}
-	m.SchemaVersion = SchemaVersion
+	m.SchemaVersion = schema.version
 	m.CreatedAt = now.UTC()
 	err = s.Tx(ctx, func(tx *Tx) error {
-		if err := migrate(ctx, tx.tx, 0); err != nil {
+		if err := migrate(ctx, tx.tx, schema, 0); err != nil {
 			return err
 		}
 		if err := writeMeta(ctx, tx.tx, m); err != nil {
 			return err
 		}
 		_, err := tx.RecordActivity(ctx, Activity{
-			Kind:   "init",
+			Kind:   ActivityInit,
 			At:     now,
 			Params: map[string]any{"golem_id": m.GolemID, "generation": m.Generation, "kind": m.Kind},
 		})
@@ -158,10 +174,11 @@ func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error
 }
 
 // Open opens an existing store. A store of a newer schema is refused; an
-// older one is migrated only when opened for writing.
+// older one is migrated only when opened for writing. A path that cannot
+// be opened is an *fs.PathError (fs.ErrNotExist for a missing store).
 func Open(ctx context.Context, p string, o Options) (*Store, error) {
-	if _, err := os.Stat(p); err != nil {
-		return nil, err // fs.ErrNotExist passes through: the caller says "run bardo init"
+	if err := checkReadable(p); err != nil {
+		return nil, err
 	}
 	var l *lock.Lock
 	if o.Write {
@@ -192,14 +209,14 @@ func open(ctx context.Context, p string, write bool) (*Store, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	switch {
-	case version > SchemaVersion:
+	case version > schema.version:
 		db.Close()
-		return nil, fmt.Errorf("%s: schema version %d, this bardo reads up to %d: %w (upgrade bardo)", p, version, SchemaVersion, ErrNewerSchema)
-	case version < SchemaVersion && !write:
+		return nil, fmt.Errorf("%s: schema version %d, this bardo reads up to %d: %w", p, version, schema.version, ErrNewerSchema)
+	case version < schema.version && !write:
 		db.Close()
-		return nil, fmt.Errorf("%s: schema version %d is older than %d; a read-only command never migrates (run a writing command such as bardo check --migrate)", p, version, SchemaVersion)
-	case version < SchemaVersion:
-		if err := s.Tx(ctx, func(tx *Tx) error { return migrate(ctx, tx.tx, version) }); err != nil {
+		return nil, fmt.Errorf("%s: schema version %d, this bardo writes %d: %w, and reading never migrates", p, version, schema.version, ErrOlderSchema)
+	case version < schema.version:
+		if err := s.Tx(ctx, func(tx *Tx) error { return migrate(ctx, tx.tx, schema, version) }); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("%s: migrating from schema %d: %w", p, version, err)
 		}
@@ -249,9 +266,28 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	return version, nil
 }
 
-// migrate applies every migration above from, in order.
-func migrate(ctx context.Context, tx *sql.Tx, from int) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+// checkReadable returns the *fs.PathError of a store path that does not
+// exist, cannot be read, or is a folder: SQLite would report those as "not
+// a database" or create an empty one.
+func checkReadable(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return &fs.PathError{Op: "open", Path: p, Err: syscall.EISDIR}
+	}
+	return nil
+}
+
+// migrate applies every migration of set above from, in order.
+func migrate(ctx context.Context, tx *sql.Tx, set migrationSet, from int) error {
+	names, err := fs.Glob(set.fsys, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
@@ -264,7 +300,10 @@ func migrate(ctx context.Context, tx *sql.Tx, from int) error {
 		if n <= from {
 			continue
 		}
-		b, err := migrations.ReadFile(name)
+		if n > set.version {
+			break
+		}
+		b, err := fs.ReadFile(set.fsys, name)
 		if err != nil {
 			return err
 		}

@@ -1,11 +1,18 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/bardo-golem/bardo/internal/lock"
@@ -111,5 +118,105 @@ func TestIdempotencyKeyUnique(t *testing.T) {
 	a, err := s.FindActivity(ctx, "inherit", "sha256:aa")
 	if err != nil || a == nil {
 		t.Fatalf("FindActivity = %v, %v", a, err)
+	}
+}
+
+// TestSchemaVersionIsLastMigration: SchemaVersion names the last embedded
+// migration.
+func TestSchemaVersionIsLastMigration(t *testing.T) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("migrations: %v, %v", names, err)
+	}
+	last := path.Base(names[len(names)-1])
+	if want := fmt.Sprintf("%04d_", SchemaVersion); !strings.HasPrefix(last, want) {
+		t.Errorf("last migration %s, SchemaVersion %d", last, SchemaVersion)
+	}
+}
+
+// TestMigrateOnlyWhenWriting: a store of an older schema is refused by a
+// reader, which leaves it as it is, and migrated by a writer.
+func TestMigrateOnlyWhenWriting(t *testing.T) {
+	ctx := context.Background()
+	p, s := newStore(t)
+	s.Close()
+
+	first, err := migrations.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(old migrationSet) { schema = old }(schema)
+	schema = migrationSet{version: 2, fsys: fstest.MapFS{
+		"migrations/0001_init.sql":  {Data: first},
+		"migrations/0002_probe.sql": {Data: []byte("CREATE TABLE probe(x INTEGER) STRICT;")},
+	}}
+
+	if _, err := Open(ctx, p, Options{}); !errors.Is(err, ErrOlderSchema) {
+		t.Fatalf("read-only Open of an older schema = %v, want ErrOlderSchema", err)
+	}
+	w, err := Open(ctx, p, Options{Write: true})
+	if err != nil {
+		t.Fatalf("writing Open: %v", err)
+	}
+	defer w.Close()
+	if v := w.Meta().SchemaVersion; v != 2 {
+		t.Errorf("schema version %d after a writing open, want 2", v)
+	}
+	if _, err := w.DB().Exec("INSERT INTO probe(x) VALUES(1)"); err != nil {
+		t.Errorf("migration 0002 did not run: %v", err)
+	}
+	mustBeSound(t, w)
+}
+
+// TestReadOnlyNeverWrites: a reader cannot write, and opening one leaves
+// the file's bytes as they were.
+func TestReadOnlyNeverWrites(t *testing.T) {
+	ctx := context.Background()
+	p, s := newStore(t)
+	s.Close()
+	before, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(ctx, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Tx(ctx, func(*Tx) error { return nil }); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Tx on a reader = %v, want ErrReadOnly", err)
+	}
+	if _, err := r.DB().Exec("DELETE FROM activities"); err == nil {
+		t.Error("a reader's connection wrote")
+	}
+	mustBeSound(t, r)
+	r.Close()
+	after, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("opening read-only changed the store file")
+	}
+}
+
+func TestOpenNotAStore(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(text, []byte("not a database, just some text that is long enough to have a header"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		want error
+	}{
+		{"a text file", text, ErrNotStore},
+		{"a folder", dir, syscall.EISDIR},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Open(context.Background(), tc.path, Options{}); !errors.Is(err, tc.want) {
+				t.Errorf("Open = %v, want %v", err, tc.want)
+			}
+		})
 	}
 }

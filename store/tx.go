@@ -39,6 +39,13 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	return tx.Commit()
 }
 
+// Kinds of activity this package records.
+const (
+	ActivityInit    = "init"
+	ActivityInherit = "inherit"
+	ActivityIngest  = "ingest"
+)
+
 // Activity is one recorded operation.
 type Activity struct {
 	ID               int64
@@ -73,6 +80,24 @@ func (t *Tx) RecordActivity(ctx context.Context, a Activity) (int64, error) {
 	return res.LastInsertId()
 }
 
+// readTx runs fn on one read snapshot of the store.
+func (s *Store) readTx(ctx context.Context, fn func(querier) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // nothing to commit
+	return fn(tx)
+}
+
+// deferForeignKeys lets the transaction's rows refer to each other in any
+// order: foreign keys are checked at commit (a new row's same_as may name a
+// row inserted after it).
+func (t *Tx) deferForeignKeys(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, "PRAGMA defer_foreign_keys=ON")
+	return err
+}
+
 // SetActivityCounts replaces an activity's counts (known only once its
 // work is done, inside the same transaction).
 func (t *Tx) SetActivityCounts(ctx context.Context, id int64, counts map[string]any) error {
@@ -87,7 +112,11 @@ func (t *Tx) SetActivityCounts(ctx context.Context, id int64, counts map[string]
 // FindActivity returns the activity of kind that applied inputDigest, or
 // nil.
 func (s *Store) FindActivity(ctx context.Context, kind, inputDigest string) (*Activity, error) {
-	row := s.db.QueryRowContext(ctx,
+	return findActivity(ctx, s.db, kind, inputDigest)
+}
+
+func findActivity(ctx context.Context, q querier, kind, inputDigest string) (*Activity, error) {
+	row := q.QueryRowContext(ctx,
 		`SELECT id, kind, at, COALESCE(input_digest,''), COALESCE(source_golem_id,''), source_generation, COALESCE(channel,''), params, counts
 		 FROM activities WHERE kind=? AND input_digest=?`, kind, inputDigest)
 	a, err := scanActivity(row)
@@ -99,7 +128,11 @@ func (s *Store) FindActivity(ctx context.Context, kind, inputDigest string) (*Ac
 
 // Activities returns every activity, oldest first.
 func (s *Store) Activities(ctx context.Context) ([]Activity, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return activities(ctx, s.db)
+}
+
+func activities(ctx context.Context, q querier) ([]Activity, error) {
+	rows, err := q.QueryContext(ctx,
 		`SELECT id, kind, at, COALESCE(input_digest,''), COALESCE(source_golem_id,''), source_generation, COALESCE(channel,''), params, counts
 		 FROM activities ORDER BY id`)
 	if err != nil {
@@ -147,11 +180,47 @@ func scanActivity(r scanner) (*Activity, error) {
 // LatestActivityTime is the time of the newest activity: what `export`
 // stamps as exported_at, so an unchanged store exports identical bytes.
 func (s *Store) LatestActivityTime(ctx context.Context) (time.Time, error) {
-	var at string
-	if err := s.db.QueryRowContext(ctx, "SELECT at FROM activities ORDER BY at DESC, id DESC LIMIT 1").Scan(&at); err != nil {
+	return latestActivityTime(ctx, s.db)
+}
+
+// latestActivityTime compares parsed times, not the stored strings: RFC
+// 3339 with trimmed fractions does not sort as text ("12:00:00.5Z" <
+// "12:00:00Z").
+func latestActivityTime(ctx context.Context, q querier) (time.Time, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, at FROM activities")
+	if err != nil {
 		return time.Time{}, err
 	}
-	return time.Parse(time.RFC3339Nano, at)
+	defer rows.Close()
+	var latest time.Time
+	for rows.Next() {
+		var id int64
+		var at string
+		if err := rows.Scan(&id, &at); err != nil {
+			return time.Time{}, err
+		}
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("activity %d: at %q: %w", id, at, err)
+		}
+		if t.After(latest) {
+			latest = t
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return time.Time{}, err
+	}
+	if latest.IsZero() {
+		return time.Time{}, errors.New("the store records no activity")
+	}
+	return latest.UTC(), nil
+}
+
+// querier is what reads need: the database, or a transaction that gives
+// them one snapshot.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 func orEmpty(m map[string]any) map[string]any {

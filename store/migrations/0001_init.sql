@@ -82,21 +82,32 @@ CREATE TABLE causal_edges (
 	lag        INTEGER,
 	mechanism  TEXT,
 	created_by INTEGER NOT NULL REFERENCES activities(id),
+	updated_by INTEGER NOT NULL REFERENCES activities(id),
 	PRIMARY KEY (source_id, target_id)
 ) STRICT;
 
 CREATE TABLE documents (
 	name       TEXT PRIMARY KEY,               -- PLAYBOOK.md, reflection documents, ...
 	text       TEXT NOT NULL,
-	digest     TEXT NOT NULL,
+	digest     TEXT NOT NULL,                  -- sha256:<hex> of text
 	updated_by INTEGER NOT NULL REFERENCES activities(id)
+) STRICT;
+
+-- Every text an activity wrote into documents: an update never loses the
+-- text it replaced.
+CREATE TABLE document_versions (
+	name        TEXT NOT NULL,
+	digest      TEXT NOT NULL,
+	text        TEXT NOT NULL,
+	activity_id INTEGER NOT NULL REFERENCES activities(id),
+	PRIMARY KEY (name, activity_id)
 ) STRICT;
 
 -- Which rows each activity created or touched, and how.
 CREATE TABLE entry_changes (
 	activity_id INTEGER NOT NULL REFERENCES activities(id),
 	entry_id    TEXT NOT NULL,
-	action      TEXT NOT NULL,                 -- created | updated | flagged | archived | restored | sighted | merged | purged
+	action      TEXT NOT NULL,                 -- created | updated | flagged | sighted | merged | candidate | archived | restored | purged
 	detail      TEXT NOT NULL DEFAULT '{}',    -- JSON
 	PRIMARY KEY (activity_id, entry_id, action)
 ) STRICT;
@@ -114,6 +125,7 @@ CREATE TABLE sightings (
 	cosine            REAL NOT NULL,
 	PRIMARY KEY (entry_id, activity_id, incoming_id)
 ) STRICT;
+CREATE INDEX sightings_activity ON sightings(activity_id);
 
 -- Work for a person: same_as candidates, contested pairs.
 CREATE TABLE review_candidates (
@@ -127,6 +139,7 @@ CREATE TABLE review_candidates (
 	resolved_by INTEGER REFERENCES activities(id),
 	UNIQUE (kind, entry_id, other_id)
 ) STRICT;
+CREATE INDEX review_candidates_activity ON review_candidates(activity_id);
 
 CREATE TABLE review_flags (
 	entry_id    TEXT NOT NULL REFERENCES grimoire_entries(id),

@@ -1,0 +1,223 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/fxamacker/cbor/v2"
+)
+
+// Limits of Decode. A bundle within them decodes in memory proportional to
+// its size; anything past them is rejected before it is allocated.
+const (
+	// MaxDecodedSize bounds the CBOR inside the zstd frame: 256 MiB holds
+	// 65536 entries with 768-dimension embeddings and their text.
+	MaxDecodedSize = 256 << 20
+	// MaxFileSize bounds the compressed file: the decoded limit plus room
+	// for zstd's framing of incompressible data.
+	MaxFileSize = MaxDecodedSize + 1<<20
+	// MaxNestingDepth bounds how deep arrays and maps nest. The deepest
+	// path of the format (bundle, body, reflection, a category, an item,
+	// its refs, a ref) is 7 levels.
+	MaxNestingDepth = 16
+	// MaxArrayElements bounds every array: entries, edges, items, refs.
+	MaxArrayElements = 1 << 18
+	// MaxMapPairs bounds every map; the largest (an entry) has 26 keys.
+	MaxMapPairs = 64
+)
+
+// ErrCorrupt is wrapped by every error that says a bundle's bytes are bad:
+// not one zstd frame, not canonical CBOR, not this format, a signature that
+// does not verify, or (from Check) a rule of the format broken.
+var ErrCorrupt = errors.New("corrupt bundle")
+
+// A DecodeError is a bundle that cannot be read: the section where the
+// problem lies ("zstd", "header.format", "body.entries[12].confidence",
+// empty for the container itself) and what is wrong there.
+type DecodeError struct {
+	Section string
+	Err     error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Section == "" {
+		return "bundle: " + e.Err.Error()
+	}
+	return "bundle: " + e.Section + ": " + e.Err.Error()
+}
+
+// Unwrap returns the problem found in the section.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Is makes every DecodeError match ErrCorrupt.
+func (e *DecodeError) Is(target error) bool { return target == ErrCorrupt }
+
+// decMode is as strict as the format: everything RFC 8949 lets a decoder
+// accept that the canonical encoding never contains is an error, and the
+// limits above bound what a hostile input can make it allocate.
+var decMode = func() cbor.DecMode {
+	dm, err := cbor.DecOptions{
+		DupMapKey:         cbor.DupMapKeyEnforcedAPF,
+		IndefLength:       cbor.IndefLengthForbidden,
+		TagsMd:            cbor.TagsForbidden,
+		UTF8:              cbor.UTF8RejectInvalid,
+		MaxNestedLevels:   MaxNestingDepth,
+		MaxArrayElements:  MaxArrayElements,
+		MaxMapPairs:       MaxMapPairs,
+		ExtraReturnErrors: cbor.ExtraDecErrorUnknownField,
+		FieldNameMatching: cbor.FieldNameMatchingCaseSensitive,
+		NaN:               cbor.NaNDecodeForbidden,
+		Inf:               cbor.InfDecodeForbidden,
+	}.DecMode()
+	if err != nil {
+		panic("bundle: cbor decoding options: " + err.Error())
+	}
+	return dm
+}()
+
+var bundleType = reflect.TypeFor[Bundle]()
+
+// Decode reads one bundle file from r. It reads r to its end.
+func Decode(r io.Reader) (*Bundle, error) {
+	p, err := decompress(r)
+	if err != nil {
+		return nil, err
+	}
+	return unmarshal(p)
+}
+
+// unmarshal decodes the CBOR of a bundle file, insisting that it is the
+// canonical encoding of what it decodes to.
+func unmarshal(p []byte) (*Bundle, error) {
+	b := new(Bundle)
+	if err := decMode.Unmarshal(p, b); err != nil {
+		return nil, diagnose(p, err)
+	}
+	ok, _, err := canonical(b, p)
+	if err != nil {
+		return nil, &DecodeError{Err: err}
+	}
+	if !ok {
+		return nil, diagnose(p, errNotCanonical)
+	}
+	digest := func() (string, error) { return digestOfCanonical(p, b.Signature) }
+	if err := validateWith(b, digest); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+var errNotCanonical = errors.New("not in canonical form")
+
+// diagnose finds where in p the problem err (from decoding the whole of p)
+// lies.
+func diagnose(p []byte, err error) error {
+	var extra *cbor.ExtraneousDataError
+	var deep *cbor.MaxNestedLevelError
+	switch {
+	case errors.As(err, &extra):
+		n := 0
+		if rest, err := skip(p); err == nil {
+			n = len(rest)
+		}
+		return &DecodeError{Err: &trimmedError{msg: fmt.Sprintf("%d trailing bytes after the CBOR map", n), err: err}}
+	case errors.As(err, &deep):
+		return depthError(p, err)
+	}
+	if de := locate(p, bundleType, ""); de != nil {
+		return de
+	}
+	return &DecodeError{Err: cborError(err)}
+}
+
+// cborError drops the "cbor: " that fxamacker/cbor starts its messages
+// with: the section in front of it already says where the error lies.
+func cborError(err error) error {
+	return &trimmedError{msg: strings.TrimPrefix(err.Error(), "cbor: "), err: err}
+}
+
+type trimmedError struct {
+	msg string
+	err error
+}
+
+func (e *trimmedError) Error() string { return e.msg }
+func (e *trimmedError) Unwrap() error { return e.err }
+
+// digestOfCanonical returns the digest of a bundle whose canonical CBOR is
+// p. The canonical key order puts "signature" last, so the digest input is
+// p with the signature pair cut off the end and the map head 0xa3 turned
+// into 0xa2 (FORMAT.md, "Digest").
+func digestOfCanonical(p []byte, sig *Signature) (string, error) {
+	if sig == nil {
+		return digestOf(p), nil
+	}
+	pair, err := marshal(struct {
+		Signature *Signature `cbor:"signature"`
+	}{sig})
+	if err != nil {
+		return "", err
+	}
+	pair = pair[1:] // the pair without its own map head
+	n := len(p) - len(pair)
+	if p[0] != 0xa3 || n < 1 || string(p[n:]) != string(pair) {
+		return "", errors.New("signature is not the last pair of the canonical map")
+	}
+	in := make([]byte, n)
+	copy(in, p[:n])
+	in[0] = 0xa2
+	return digestOf(in), nil
+}
+
+// validate checks what Decode checks beyond the CBOR: the format and kind,
+// the embedding space, every entry embedding's length, finite numbers,
+// and the signature.
+func validate(b *Bundle) error {
+	return validateWith(b, b.Digest)
+}
+
+func validateWith(b *Bundle, digest func() (string, error)) error {
+	h := &b.Header
+	switch {
+	case h.Format != Format:
+		return &DecodeError{"header.format", fmt.Errorf("%q is not %q", h.Format, Format)}
+	case h.Kind == KindSnapshot:
+		return &DecodeError{"header.kind", fmt.Errorf("%q bundles are not supported by this version of %s", h.Kind, Format)}
+	case h.Kind != KindDeath:
+		return &DecodeError{"header.kind", fmt.Errorf("unknown kind %q", h.Kind)}
+	}
+	want := -1
+	if e := h.Embedding; e != nil {
+		if e.Encoding != EncodingF32LE {
+			return &DecodeError{"header.embedding.encoding", fmt.Errorf("%q is not %q", e.Encoding, EncodingF32LE)}
+		}
+		if e.Dims <= 0 || e.Dims > MaxDecodedSize/4 {
+			return &DecodeError{"header.embedding.dims", fmt.Errorf("%d is not a positive length", e.Dims)}
+		}
+		want = 4 * e.Dims
+	}
+	for i := range b.Body.Entries {
+		n := len(b.Body.Entries[i].Embedding)
+		switch {
+		case n == 0:
+		case want < 0:
+			return &DecodeError{fmt.Sprintf("body.entries[%d].embedding", i), errors.New("entry has an embedding but header.embedding names no space")}
+		case n != want:
+			return &DecodeError{fmt.Sprintf("body.entries[%d].embedding", i), fmt.Errorf("%d bytes, want %d (dims %d × 4)", n, want, h.Embedding.Dims)}
+		}
+	}
+	if b.Signature == nil {
+		return nil
+	}
+	d, err := digest()
+	if err != nil {
+		return &DecodeError{"signature", err}
+	}
+	if section, err := verifySignature(b.Signature, d); err != nil {
+		return &DecodeError{section, err}
+	}
+	return nil
+}

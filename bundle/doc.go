@@ -1,0 +1,41 @@
+// Package bundle implements the bardo.bundle/v1 container, the germline a
+// dying Golem passes on, as specified in FORMAT.md beside this file: one
+// zstd frame holding one CBOR map {header, body, signature} in the core
+// deterministic encoding of RFC 8949 §4.2.1, so that one Bundle has exactly
+// one byte form and its identity is the SHA-256 of that form.
+//
+// # Writing
+//
+// Encode and Marshal refuse a Bundle that Decode would refuse (wrong format
+// or kind, an embedding of the wrong length, NaN, a signature that does not
+// match, past a limit), so everything this package writes, it reads back.
+// Sign signs a bundle's digest with Ed25519.
+//
+// # Reading
+//
+// Decode is strict and bounded: one zstd frame with a content checksum, at
+// most MaxDecodedSize bytes once decompressed, one CBOR item with no
+// duplicate or unknown keys, no indefinite lengths, no tags, no invalid
+// UTF-8, nesting at most MaxNestingDepth, and the item must be the exact
+// canonical encoding of what it decodes to. Every error it finds in the
+// bytes wraps ErrCorrupt and names the section where it lies
+// (body.entries[12].confidence); a failed read does not.
+// Decode checks the container; Check checks the meaning (sorting, ranges,
+// cross-references, counts), for verify --deep.
+//
+// # Weismann barrier
+//
+// A germline bundle cannot carry soma because no type reachable from
+// Bundle has a place for it: no episodes, decision cache, emotional tags,
+// parent episode ids, owner address, metrics or fitness trajectory, no
+// maps or interfaces that could hold them, and Decode rejects unknown keys.
+//
+// # Compatibility
+//
+// A reader of bardo.bundle/v1 rejects anything it does not know, so any
+// change to the keys or their meaning gets a new Format; see FORMAT.md.
+// The test vectors in testdata/vectors pin the format; internal/vectorgen
+// writes them (go generate).
+package bundle
+
+//go:generate go run ./internal/vectorgen/main.go -dir testdata/vectors

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/bundle"
+)
+
+type inspectOptions struct {
+	Bundle    string // BUNDLE; "-" is stdin
+	Top       int    // --top: entries shown in the summary; 0 all
+	NoVectors bool   // --no-vectors: --json without embeddings
+}
+
+func newInspectCmd(g *globals, runF func(inspectOptions) error) *cobra.Command {
+	var o inspectOptions
+	cmd := &cobra.Command{
+		Use:   "inspect BUNDLE",
+		Short: "Show a bundle",
+		Long: `Decode a bundle and show it: its header, digest, sizes (compressed and
+uncompressed), counts, embedding space, and its top entries in rank order,
+as tables on a terminal or tab-separated text with a header row otherwise.
+
+With --json, the whole content as a bardo.inspect/v1 document:
+{"format", "digest", "header", "body", "signature" (when signed)}, with the
+bundle's own key names in FORMAT.md's order. Embeddings show as base64 of
+their little-endian float32 bytes; --no-vectors leaves them out (entry
+embeddings and the data of reflection vectors; their space and dims stay).
+
+` + exitStatus(
+			status{exitDataErr, "BUNDLE is not a valid bundle"},
+			status{exitNoInput, "BUNDLE cannot be opened"},
+		),
+		Example: `  bardo inspect golem-7a.bardo
+  bardo inspect golem-7a.bardo --top 0
+  bardo inspect golem-7a.bardo --json --no-vectors | jq .body.reflection`,
+		Args: positional(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Bundle = args[0]
+			if o.Top < 0 {
+				return usagef(c.CommandPath(), "--top %d is negative", o.Top)
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runInspect(g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.Top, "top", 10, "show the first `n` entries (0: all)")
+	f.BoolVar(&o.NoVectors, "no-vectors", false, "with --json, leave out embeddings")
+	return cmd
+}
+
+// inspectResult is the --json document of inspect, bardo.inspect/v1.
+type inspectResult struct {
+	Digest    string `json:"digest"`
+	Header    any    `json:"header"`
+	Body      any    `json:"body"`
+	Signature any    `json:"signature,omitempty"`
+}
+
+func runInspect(g *globals, o inspectOptions) error {
+	in, err := g.openInput(o.Bundle)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	cr := &countingReader{r: in} // Decode reads to the end: cr.n is the file's size
+	b, err := bundle.Decode(cr)
+	if err != nil {
+		return asInputError(o.Bundle, fmt.Errorf("%s: %w", inputName(o.Bundle), err))
+	}
+	digest, err := b.Digest()
+	if err != nil {
+		return err
+	}
+	if g.json {
+		res := inspectResult{
+			Digest: digest,
+			Header: wireView(reflect.ValueOf(b.Header), o.NoVectors),
+			Body:   wireView(reflect.ValueOf(b.Body), o.NoVectors),
+		}
+		if b.Signature != nil {
+			res.Signature = wireView(reflect.ValueOf(b.Signature), o.NoVectors)
+		}
+		return writeJSON(g.stdout, "bardo.inspect/v1", res)
+	}
+
+	raw, err := bundle.Marshal(b)
+	if err != nil {
+		return err
+	}
+	if err := writeTable(g.stdout, g.stdoutTerminal, []string{"field", "value"}, summaryRows(b, digest, cr.n, len(raw))); err != nil {
+		return err
+	}
+	entries := b.Body.Entries
+	if o.Top > 0 && len(entries) > o.Top {
+		entries = entries[:o.Top]
+	}
+	fmt.Fprintln(g.stdout)
+	return writeTable(g.stdout, g.stdoutTerminal, rankedHeader, rankedRows(bundleRanked(entries)))
+}
+
+// bundleRanked returns a bundle's entries as bottleneck rows: the body
+// holds them in rank order.
+func bundleRanked(entries []bundle.Entry) []bottleneckEntry {
+	out := make([]bottleneckEntry, len(entries))
+	for i, e := range entries {
+		out[i] = bottleneckEntry{Rank: i + 1, ID: e.ID, Category: e.Category, QualityScore: e.QualityScore, Decay: e.Decay, Score: e.Score}
+	}
+	return out
+}
+
+// summaryRows are the field/value rows of inspect's summary.
+func summaryRows(b *bundle.Bundle, digest string, compressed int64, uncompressed int) [][]string {
+	h, c := &b.Header, &b.Header.Counts
+	rows := [][]string{
+		{"format", h.Format},
+		{"kind", h.Kind},
+		{"digest", digest},
+		{"golem_id", h.GolemID},
+		{"generation", strconv.Itoa(h.Generation)},
+	}
+	add := func(field, value string) {
+		if value != "" {
+			rows = append(rows, []string{field, value})
+		}
+	}
+	add("lineage_id", h.LineageID)
+	add("parents", strings.Join(h.Parents, " "))
+	add("exported_at", h.ExportedAt)
+	if h.Tick != nil {
+		add("tick", strconv.FormatInt(*h.Tick, 10))
+	}
+	add("phase", h.Phase)
+	if d := h.Death; d != nil {
+		add("death", fmt.Sprintf("%s at %s, tick %d", d.Cause, d.At, d.Tick))
+	}
+	embedding := "none"
+	if e := h.Embedding; e != nil {
+		embedding = fmt.Sprintf("%s, %d dims, %s", e.Model, e.Dims, e.Encoding)
+	}
+	add("embedding", embedding)
+	add("bottleneck", fmt.Sprintf("at most %d entries, decay at %s", h.Bottleneck.MaxEntries, h.Bottleneck.Now))
+	add("size", fmt.Sprintf("%d bytes, %d uncompressed", compressed, uncompressed))
+	add("entries", fmt.Sprintf("%d of %d candidates; %d soma", c.Entries, c.Candidates, c.SomaEntries))
+	add("causal_edges", fmt.Sprintf("%d; %d left out", c.CausalEdges, c.EdgesLeftOut))
+	add("episodes", fmt.Sprintf("%d read, none inside (soma)", c.Episodes))
+	add("reflection_items", strconv.Itoa(c.ReflectionItems))
+	add("toxic_entries", strconv.Itoa(c.ToxicEntries))
+	add("left_out", strconv.Itoa(c.LeftOut))
+	if p := b.Body.Playbook; p != nil {
+		add("playbook", fmt.Sprintf("%s, %d bytes, %s", p.Name, len(p.Text), p.Digest))
+	}
+	if a := h.Advisor; a != nil {
+		used := "used"
+		if !a.Used {
+			used = "not used: " + a.Reason
+		}
+		add("advisor", fmt.Sprintf("%s (%s)", a.Command, used))
+	}
+	signature := "none"
+	if s := b.Signature; s != nil {
+		signature = fmt.Sprintf("%s, public key %x", s.Algorithm, s.PublicKey)
+	}
+	add("signature", signature)
+	return rows
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/internal/lock"
+)
+
+// Exit codes, cli.md "Exit codes (sysexits)". This is the only file that
+// knows them: commands return errors, exitCode classifies them, and each
+// command's EXIT STATUS help is built by exitStatus from these names.
+const (
+	exitOK        = 0
+	exitBad       = 1   // verify: a file is bad
+	exitUsage     = 2   // EX_USAGE as the shells use it
+	exitDataErr   = 65  // EX_DATAERR: malformed export or bundle
+	exitNoInput   = 66  // EX_NOINPUT
+	exitSoftware  = 70  // EX_SOFTWARE: an error nobody classified is a bug
+	exitCantCreat = 73  // EX_CANTCREAT
+	exitIOErr     = 74  // EX_IOERR, disk full included
+	exitTempFail  = 75  // EX_TEMPFAIL: locked by another run
+	exitSIGINT    = 130 // 128 + SIGINT
+	exitSIGTERM   = 143 // 128 + SIGTERM
+)
+
+// exitCode maps an error to the process's exit status.
+func exitCode(err error) int {
+	var (
+		usage  *usageError
+		input  *inputError
+		bad    *badFilesError
+		sig    *signalError
+		create *atomicfile.OutputError
+		write  *atomicfile.WriteError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &sig):
+		if sig.sig == syscall.SIGTERM {
+			return exitSIGTERM
+		}
+		return exitSIGINT
+	case errors.As(err, &usage):
+		return exitUsage
+	case errors.As(err, &bad):
+		return exitBad
+	// Disk full and I/O errors first: they may reach us wrapped in any of
+	// the classes below (a temp file that cannot be created on a full disk
+	// is still a full disk).
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO):
+		return exitIOErr
+	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt):
+		return exitDataErr
+	case errors.As(err, &input):
+		return exitNoInput
+	case errors.As(err, &create):
+		return exitCantCreat
+	case errors.As(err, &write):
+		return exitIOErr
+	case errors.Is(err, lock.ErrLocked):
+		return exitTempFail
+	}
+	return exitSoftware
+}
+
+// A usageError is a command line that does not parse: an unknown flag or
+// command, a missing argument, a flag value out of range, -o - to a
+// terminal.
+type usageError struct {
+	cmd string // the command path, for the hint: "bardo bundle"
+	err error
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError of the command cmd (a command path).
+func usagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, err: fmt.Errorf(format, args...)}
+}
+
+// An inputError is an input file that cannot be opened or read as a file:
+// it does not exist, it is not readable, it is a folder.
+type inputError struct {
+	err error
+}
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// badFilesError is verify's result when some files are bad: the files were
+// read, and what they hold is wrong.
+type badFilesError struct {
+	bad, total int
+}
+
+func (e *badFilesError) Error() string {
+	return fmt.Sprintf("%d of %d files are bad", e.bad, e.total)
+}
+
+// signalError is the end of a run interrupted by SIGINT or SIGTERM.
+type signalError struct {
+	sig os.Signal
+}
+
+func (e *signalError) Error() string {
+	if e.sig == syscall.SIGTERM {
+		return "interrupted by SIGTERM"
+	}
+	return "interrupted by SIGINT"
+}
+
+// status is one line of a command's EXIT STATUS section.
+type status struct {
+	code    int
+	meaning string
+}
+
+// exitStatus formats a command's EXIT STATUS help section. Every command
+// also exits 2 on a usage error, 70 on a bug and 130/143 when interrupted;
+// those lines are added here.
+func exitStatus(lines ...status) string {
+	all := append([]status{{exitOK, "success"}}, lines...)
+	all = append(all,
+		status{exitUsage, "usage error: unknown flag, missing argument, bad flag value"},
+		status{exitSoftware, "internal error (a bug: please report it)"},
+		status{exitSIGINT, "interrupted by SIGINT"},
+		status{exitSIGTERM, "interrupted by SIGTERM"},
+	)
+	slices.SortStableFunc(all, func(a, b status) int { return a.code - b.code })
+	var b strings.Builder
+	b.WriteString("EXIT STATUS\n")
+	for _, s := range all {
+		fmt.Fprintf(&b, "  %3d  %s\n", s.code, s.meaning)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

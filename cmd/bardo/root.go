@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/bottleneck"
+)
+
+func newRootCmd(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "bardo",
+		Short: "Death bundles for mortal AI agents",
+		Long: `bardo turns the Grimoire export of a dying Golem into a germline bundle
+its successors inherit, and reads, ranks and verifies what it makes.
+
+Results go to stdout, diagnostics to stderr. "-" names standard input or
+output wherever a file is named. --json prints results as one JSON
+document whose first key is "format", and errors as a JSON document on
+stderr.`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(c, args[0])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return usagef(c.CommandPath(), "missing command")
+		},
+		SilenceUsage:               true,
+		SilenceErrors:              true,
+		SuggestionsMinimumDistance: 2,
+		// Completion and man pages come with their own issue, with an
+		// EXIT STATUS like every other command.
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.SetIn(g.stdin)
+	root.SetOut(g.stdout)
+	root.SetErr(g.stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{cmd: c.CommandPath(), err: err}
+	})
+	pf := root.PersistentFlags()
+	pf.BoolVar(&g.json, "json", false, "print results as one JSON document, and errors as JSON on stderr")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no summary or warning on stderr")
+
+	root.AddCommand(
+		newBundleCmd(g, nil),
+		newBottleneckCmd(g, nil),
+		newInspectCmd(g, nil),
+		newVerifyCmd(g, nil),
+		newVersionCmd(g, nil),
+	)
+	return root
+}
+
+func unknownCommand(c *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := c.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return &usageError{cmd: c.CommandPath(), err: fmt.Errorf("%s", msg)}
+}
+
+// positional checks a command's arguments against the words of its Use
+// line after the command name: at least min of them, at most max (-1: any
+// number). The errors name the missing argument as Use does.
+func positional(min, max int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		switch {
+		case len(args) < min:
+			name := "an"
+			if words := strings.Fields(c.Use); len(args)+1 < len(words) {
+				name = strings.TrimSuffix(words[len(args)+1], "...")
+			}
+			return usagef(c.CommandPath(), "missing %s argument", name)
+		case max >= 0 && len(args) > max:
+			return usagef(c.CommandPath(), "unexpected argument %q", args[max])
+		}
+		return nil
+	}
+}
+
+// timeValue is a flag holding an RFC 3339 time; a bad value is a usage
+// error like any flag that does not parse.
+type timeValue struct{ t *time.Time }
+
+func (v timeValue) String() string {
+	if v.t == nil || v.t.IsZero() {
+		return ""
+	}
+	return v.t.Format(time.RFC3339Nano)
+}
+
+func (v timeValue) Set(s string) error {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("not an RFC 3339 time like 2026-11-02T14:00:00Z")
+	}
+	*v.t = t.UTC()
+	return nil
+}
+
+func (timeValue) Type() string { return "time" }
+
+// checkMaxEntries checks a --max-entries value.
+func checkMaxEntries(c *cobra.Command, n int) error {
+	if n < 1 || n > bottleneck.MaxEntriesLimit {
+		return usagef(c.CommandPath(), "--max-entries %d is outside [1, %d]", n, bottleneck.MaxEntriesLimit)
+	}
+	return nil
+}

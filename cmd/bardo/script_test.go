@@ -1,0 +1,54 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden and the cmp blocks of testdata/script")
+
+// TestMain lets the test binary be the bardo command of the scripts: as
+// "bardo" it runs main, the real binary's entry point.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"bardo": main})
+}
+
+// TestScript runs the end-to-end suites in testdata/script. $FIXTURES is
+// the repository's fixtures folder, $TESTDATA this package's testdata.
+func TestScript(t *testing.T) {
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join("testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", fixtures)
+			env.Setenv("TESTDATA", testdata)
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"truncate": cmdTruncate,
+		},
+	})
+}
+
+// cmdTruncate is "truncate FILE SIZE": cut FILE to SIZE bytes.
+func cmdTruncate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: truncate FILE SIZE")
+	}
+	size, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	ts.Check(os.Truncate(ts.MkAbs(args[0]), size))
+}

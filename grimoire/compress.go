@@ -1,0 +1,100 @@
+package grimoire
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Magic bytes of the compressed forms an export may take.
+var (
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	gzipMagic = []byte{0x1f, 0x8b}
+)
+
+// maxZstdWindow caps the memory a zstd frame may ask for. Every standard
+// level, --ultra -22 included, stays within 128 MiB (window log 27); a
+// larger request is rejected rather than allocated.
+const maxZstdWindow = 128 << 20
+
+// rawReader is the caller's reader, remembering the last error it gave
+// other than io.EOF so that a decompressor's failure can be told apart
+// from the input's: the first is a corrupt stream, the second I/O.
+type rawReader struct {
+	r   io.Reader
+	err error
+}
+
+func (r *rawReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
+
+// corruptError is a compressed stream that does not decompress.
+type corruptError struct {
+	name, codec string
+	err         error
+}
+
+func (e *corruptError) Error() string {
+	return fmt.Sprintf("%s: corrupt %s stream: %v", e.name, e.codec, e.err)
+}
+
+func (e *corruptError) Unwrap() error { return e.err }
+
+// Is makes errors.Is(err, ErrMalformed) true: the input is bad data.
+func (e *corruptError) Is(target error) bool { return target == ErrMalformed }
+
+// decompress sniffs the first bytes of raw and returns the stream of JSON
+// lines, the codec's name ("" for none) and the decompressor to close.
+func decompress(raw io.Reader) (io.Reader, string, io.Closer, error) {
+	br := bufio.NewReaderSize(raw, 64<<10)
+	magic, err := br.Peek(len(zstdMagic))
+	if err != nil && err != io.EOF {
+		return nil, "", nil, err
+	}
+	switch {
+	case bytes.HasPrefix(magic, zstdMagic):
+		d, err := zstd.NewReader(br,
+			zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxWindow(maxZstdWindow),
+			zstd.WithDecoderMaxMemory(maxZstdWindow))
+		if err != nil {
+			return nil, "zstd", nil, err
+		}
+		rc := d.IOReadCloser()
+		return rc, "zstd", rc, nil
+	case bytes.HasPrefix(magic, gzipMagic):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, "gzip", nil, err
+		}
+		return z, "gzip", z, nil
+	}
+	return br, "", nil, nil
+}
+
+// readError wraps an error met while reading: an I/O error of the input
+// with the file name, anything else a decompressor says as a corrupt
+// stream.
+func readError(name, codec string, raw *rawReader, err error) error {
+	if raw.err != nil || codec == "" {
+		if raw.err != nil {
+			err = raw.err
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return &corruptError{name: name, codec: codec, err: err}
+}

@@ -1,0 +1,295 @@
+package inherit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/bardo-golem/bardo/similarity"
+	"github.com/bardo-golem/bardo/textembed"
+)
+
+// match is an engine row and its cosine to a candidate; idx −1 is none.
+type match struct {
+	idx int
+	cos float64
+}
+
+// better returns whichever of a and b has the larger cosine, ties to the
+// lower row: the store's rows in id order come first, then the admitted
+// rows in the order they were admitted.
+func better(a, b match) match {
+	switch {
+	case b.idx < 0:
+		return a
+	case a.idx < 0, b.cos > a.cos, b.cos == a.cos && b.idx < a.idx:
+		return b
+	}
+	return a
+}
+
+// group is the set of rows a candidate may be a duplicate of through one
+// kind of comparison: a model space (or none) and a polarity.
+type group struct {
+	key spaceKey
+	pol string
+}
+
+// engine finds, for each candidate, the row it most resembles among the
+// store's rows and the rows admitted before it. Its rows are numbered: the
+// store's in id order, then the admitted ones as they are admitted.
+type engine struct {
+	ids      []string
+	contents []string
+	keys     []spaceKey
+	vecs     [][]float32
+	statuses []string // the store's rows' status; "" for rows of the plan
+	byID     map[string]int
+	exact    map[string]int // polarity "\x00" content → lowest row
+
+	cands        []*candidate
+	existingBest []match              // per candidate: the best store row of its model group
+	plan         map[group]*planSet   // per model group: every candidate of it
+	planPos      []int                // candidate → its index in its planSet
+	text         map[group]*textIndex // rows met through bardo-text/v1
+	queries      map[group]bool       // the groups of the candidates
+	needText     map[group]bool       // cache of needsText
+}
+
+// planSet holds the model vectors of the candidates of one group, so that
+// a candidate can be compared with those admitted before it.
+type planSet struct {
+	set      *similarity.Set
+	rows     []int // set index → engine row; −1 while not admitted
+	admitted int
+}
+
+func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
+	e := &engine{
+		byID:     make(map[string]int, len(existing)+len(cands)),
+		exact:    make(map[string]int, len(existing)+len(cands)),
+		cands:    cands,
+		plan:     make(map[group]*planSet),
+		planPos:  make([]int, len(cands)),
+		text:     make(map[group]*textIndex),
+		queries:  make(map[group]bool),
+		needText: make(map[group]bool),
+	}
+	for _, c := range cands {
+		e.queries[group{c.key, c.polarity()}] = true
+	}
+	order := make([]int, len(existing))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(existing[a].ID, existing[b].ID) })
+	members := make(map[group][]int) // model group → store rows
+	for _, k := range order {
+		x := &existing[k]
+		key := modelKey(x.Space, x.Vector)
+		pol := polarity(x.Polarity)
+		r := e.addRow(x.ID, x.Content, key, x.Vector, pol, x.Status)
+		if key != (spaceKey{}) {
+			g := group{key, pol}
+			members[g] = append(members[g], r)
+		}
+		if g := (group{key, pol}); e.needsText(g) {
+			e.addText(r, g, textembed.Embed(x.Content))
+		}
+	}
+	if err := e.searchExisting(members); err != nil {
+		return nil, err
+	}
+	if err := e.buildPlanSets(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// addRow appends an engine row and returns its number.
+func (e *engine) addRow(id, content string, key spaceKey, vec []float32, pol, status string) int {
+	r := len(e.ids)
+	e.ids = append(e.ids, id)
+	e.contents = append(e.contents, content)
+	e.keys = append(e.keys, key)
+	e.vecs = append(e.vecs, vec)
+	e.statuses = append(e.statuses, status)
+	if _, dup := e.byID[id]; !dup {
+		e.byID[id] = r
+	}
+	if content != "" {
+		k := pol + "\x00" + content
+		if _, dup := e.exact[k]; !dup {
+			e.exact[k] = r
+		}
+	}
+	return r
+}
+
+// needsText reports whether rows of group g must be met through
+// bardo-text/v1: some candidate of the same polarity has no model vector,
+// or one of another space.
+func (e *engine) needsText(g group) bool {
+	need, ok := e.needText[g]
+	if !ok {
+		for q := range e.queries {
+			if q.pol == g.pol && (q.key == (spaceKey{}) || q.key != g.key) {
+				need = true
+				break
+			}
+		}
+		e.needText[g] = need
+	}
+	return need
+}
+
+// addText indexes row r of group g by its bardo-text/v1 vector text.
+func (e *engine) addText(r int, g group, text []float32) {
+	ix := e.text[g]
+	if ix == nil {
+		ix = new(textIndex)
+		e.text[g] = ix
+	}
+	ix.add(r, text)
+}
+
+// searchExisting finds each candidate's best store row of its model group,
+// all candidates of a group at once.
+func (e *engine) searchExisting(members map[group][]int) error {
+	e.existingBest = make([]match, len(e.cands))
+	byGroup := make(map[group][]int)
+	for i, c := range e.cands {
+		e.existingBest[i] = match{idx: -1}
+		if c.key != (spaceKey{}) {
+			g := group{c.key, c.polarity()}
+			byGroup[g] = append(byGroup[g], i)
+		}
+	}
+	for g, cis := range byGroup {
+		rows := members[g]
+		if len(rows) == 0 {
+			continue
+		}
+		b := similarity.NewSet(g.key.space, g.key.dims)
+		for _, r := range rows {
+			if _, err := b.Add(e.vecs[r]); err != nil {
+				return fmt.Errorf("store entry %q: %w", e.ids[r], err)
+			}
+		}
+		queries := make([][]float32, len(cis))
+		for k, i := range cis {
+			queries[k] = e.cands[i].vec
+		}
+		for k, m := range b.Build().MaxCos(queries) {
+			if m.Index >= 0 {
+				e.existingBest[cis[k]] = match{rows[m.Index], m.Cos}
+			}
+		}
+	}
+	return nil
+}
+
+// buildPlanSets puts the model vectors of each group's candidates in a
+// Set, in review order.
+func (e *engine) buildPlanSets() error {
+	builders := make(map[group]*similarity.SetBuilder)
+	for i, c := range e.cands {
+		if c.key == (spaceKey{}) {
+			continue
+		}
+		g := group{c.key, c.polarity()}
+		b := builders[g]
+		if b == nil {
+			b = similarity.NewSet(g.key.space, g.key.dims)
+			builders[g] = b
+		}
+		pos, err := b.Add(c.vec)
+		if err != nil {
+			return fmt.Errorf("incoming entry %q: %w", c.id(), err)
+		}
+		e.planPos[i] = pos
+	}
+	for g, b := range builders {
+		ps := &planSet{set: b.Build()}
+		ps.rows = make([]int, ps.set.Len())
+		for k := range ps.rows {
+			ps.rows[k] = -1
+		}
+		e.plan[g] = ps
+	}
+	return nil
+}
+
+// held returns the row holding id, if any.
+func (e *engine) held(id string) (int, bool) {
+	r, ok := e.byID[id]
+	return r, ok
+}
+
+func (e *engine) id(r int) string     { return e.ids[r] }
+func (e *engine) status(r int) string { return e.statuses[r] }
+
+// best returns the row candidate i most resembles (idx −1: none). Only
+// matches at SameAsFrom or above are searched for beyond the store's best
+// model match, which is returned whatever its cosine.
+func (e *engine) best(i int) match {
+	c := e.cands[i]
+	best := match{idx: -1}
+	if c.content() != "" {
+		if r, ok := e.exact[c.polarity()+"\x00"+c.content()]; ok {
+			best = match{r, 1}
+		}
+	}
+	if c.key != (spaceKey{}) {
+		best = better(best, e.existingBest[i])
+		if ps := e.plan[group{c.key, c.polarity()}]; ps != nil && ps.admitted > 0 {
+			for _, m := range ps.set.Within(c.vec, SameAsFrom) {
+				if r := ps.rows[m.Index]; r >= 0 {
+					best = better(best, match{r, m.Cos})
+				}
+			}
+		}
+	}
+	// better is a total order on (cosine, row), so the order in which the
+	// groups are visited does not matter.
+	for g, ix := range e.text {
+		if g.pol == c.polarity() && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
+			best = better(best, ix.best(c.textVector(), SameAsFrom))
+		}
+	}
+	return best
+}
+
+// admit makes candidate i a row that later candidates are compared with.
+func (e *engine) admit(i int) {
+	c := e.cands[i]
+	r := e.addRow(c.id(), c.content(), c.key, c.vec, c.polarity(), "")
+	g := group{c.key, c.polarity()}
+	if ps := e.plan[g]; ps != nil && c.key != (spaceKey{}) {
+		ps.rows[e.planPos[i]] = r
+		ps.admitted++
+	}
+	if e.needsText(g) {
+		e.addText(r, g, c.textVector())
+	}
+}
+
+// pairCosine compares candidate i with row r as dedup does, whatever their
+// polarities: for an id that both hold.
+func (e *engine) pairCosine(i, r int) float64 {
+	c := e.cands[i]
+	var cos float64
+	switch {
+	case c.content() != "" && c.content() == e.contents[r]:
+		return 1
+	case c.key != (spaceKey{}) && c.key == e.keys[r]:
+		cos = similarity.Cosine64(c.vec, e.vecs[r])
+	default:
+		cos = similarity.Cosine64(c.textVector(), textembed.Embed(e.contents[r]))
+	}
+	if math.IsNaN(cos) { // a store row with a non-finite vector
+		return 0
+	}
+	return cos
+}

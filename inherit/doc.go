@@ -1,0 +1,96 @@
+// Package inherit plans how a germline bundle arrives in a successor's
+// store: which rows are admitted and at what confidence, which are
+// sightings of knowledge the store already holds, which pairs are same_as
+// candidates, which rows the autopsy flags, and which edges and documents
+// come along. It implements decisions.md, "Inheritance". Planning is pure
+// and deterministic: the same bundle, target and options give the same Plan.
+// The store applies a Plan in one transaction; this package never sees it.
+//
+// # Confidence on arrival
+//
+// Nothing arrives above its base, whatever the bundle claims: confidences
+// are clamped to [0, 1] before the rules below, and every result to its
+// base.
+//
+//   - Predecessor channel (the default): hops = store generation −
+//     source.generation, at least 1, and an entry arrives at
+//     min(source.confidence, 0.3) × 0.85^(hops−1). Its source passes on
+//     unchanged, so decay is never applied twice: a generation-0 heuristic
+//     at 0.9 arrives at 0.3 in generation 1, 0.255 in generation 2 and
+//     0.21675 in generation 3 unless a generation re-earned it (its export
+//     then names that generation as the source, and the chain restarts at
+//     0.3).
+//   - Reflection items and autopsy markers are new knowledge of the dying
+//     Golem: their source is that Golem at the bundle's generation with
+//     confidence = base, 0.25 (reflection) or 0.35 (autopsy), and they
+//     arrive at base × 0.85^(hops−1), hops from the bundle's generation.
+//   - Clade channel: min(confidence, 0.4) × 0.80 (at most 0.32), no
+//     generational factor; the source stays the sibling's. Reflection items
+//     and autopsy markers arrive at min(base, 0.4) × 0.80.
+//   - Below the retrieval floor 0.05 on arrival a row is stored archived
+//     and counted (Counts.ArchivedBelowFloor), never dropped.
+//
+// A row born of a reflection item or an autopsy marker takes its
+// ConfidenceAtCreation from its arrival: imported authority does not
+// transfer. So does an inherited entry; its source keeps what it claimed.
+//
+// # Reflection items and autopsy markers
+//
+// learned items arrive as insights; got_wrong and confused items as
+// warnings; suspect and never_tested items as insights that require
+// investigation. They have provenance death_reflection, quality_score = the
+// item's novelty, decay class regime_conditional, last_accessed_at and
+// created_at = the bundle's exported_at, the item's vector, and ids
+// "reflection:<first 12 hex of the digest>:<category>:<n>", n counting the
+// category's items from 1. Warnings born of the reflection or the autopsy
+// have polarity negative, every other born row positive.
+//
+// built_to_do, tell_successor, final_playbook and causal_graph become
+// documents of the store, "reflection/<category>.md", the items' texts
+// joined by blank lines in the bundle's order. built_to_do is not written
+// as STRATEGY.md: a successor's strategy is its owner's to set, and its
+// predecessor's stays history. PLAYBOOK.md keeps its name: it is the
+// successor's starting playbook. On the clade channel every document is
+// put under "clade/<golem id>-g<generation>/", so a sibling's never
+// replaces the store's own.
+//
+// An autopsy marker naming an entry of the bundle flags the row that entry
+// became (or the row it was sighted into) with its recommendation and
+// contribution to failure. One naming an entry left out of the bundle
+// arrives as a warning, id "autopsy:<digest12>:<entry id>", carrying the
+// entry's text, the recommendation, and the contribution as its
+// quality_score; it requires investigation when the recommendation is
+// reinvestigate. A discard recommendation is a flag: nothing is deleted.
+//
+// # Dedup
+//
+// Incoming rows are reviewed in order — the bundle's entries in rank
+// order, then reflection items (categories 1–9, items in order), then the
+// autopsy's left-out markers — against the store's rows and the rows
+// admitted before them in the same plan. Two rows are compared by the
+// cosine, in float64 (similarity.Cosine64), of their vectors when both
+// have one in the same model space, else of bardo-text/v1 of their
+// contents; identical non-empty contents count as 1.0. Rows of different
+// polarity are never duplicates of each other: a negative and a positive
+// entry with near-identical text say opposite things. With the best cosine
+// c (ties to the store's rows in id order, then to the earlier admitted):
+//
+//   - c > 0.95: not admitted; a sighting of the matched row is recorded
+//     (a sighting never changes confidence or counts).
+//   - 0.90 ≤ c ≤ 0.95: admitted, and a same_as candidate recorded for
+//     review; with OnSimilar "merge" the new row's same_as points at the
+//     old (non-destructive: both stay).
+//   - c < 0.90: admitted.
+//
+// An incoming id the store already holds, or that an earlier row of the
+// plan took, is never overwritten: it is a sighting of that row, whatever
+// the cosine.
+//
+// # Edges, bloodstains
+//
+// A germline edge arrives when both its ends exist after the apply: an end
+// that was admitted keeps its id; an end sighted into a row the store
+// holds is mapped to that row's id. An edge that would become a loop, or
+// repeat an edge already planned, is left out and counted in a warning.
+// Bloodstains arrive with retrieval weight 1.2 and demurrage weight 3.0.
+package inherit

@@ -1,0 +1,261 @@
+package inherit
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// Channels a bundle arrives by.
+const (
+	ChannelPredecessor = "predecessor"
+	ChannelClade       = "clade"
+	ChannelSnapshot    = "snapshot"
+)
+
+// What to do with a row whose best cosine is in [SameAsFrom, SkipAbove].
+const (
+	OnSimilarKeep  = "keep"  // keep both; record a same_as candidate
+	OnSimilarMerge = "merge" // also point the new row's same_as at the old
+	OnSimilarAsk   = "ask"   // planned as keep; the caller resolves each pair with Resolve
+)
+
+// Kinds of Arrival.
+const (
+	KindEntry      = "entry"      // an entry of the bundle
+	KindReflection = "reflection" // a death reflection item
+	KindAutopsy    = "autopsy"    // an autopsy marker naming an entry left out of the bundle
+)
+
+var (
+	// ErrDigestMismatch is returned when the digest a bundle is planned
+	// under is not the digest of its content.
+	ErrDigestMismatch = errors.New("bundle digest does not match its content")
+	// ErrUnsupported is returned for a bundle kind or channel this version
+	// cannot apply (insurance snapshots come with their own issue).
+	ErrUnsupported = errors.New("not supported by this version of bardo")
+)
+
+// Existing is one entry of the successor store, as the planner sees it for
+// dedup and id collisions.
+type Existing struct {
+	ID, Content string
+	Space       string    // embedding space of Vector; "" when the row has none
+	Vector      []float32 // nil when the row has none
+	Status      string    // active | archived | quarantined
+	Polarity    string    // positive (also "") | negative
+}
+
+// Target is the successor store as the planner sees it.
+type Target struct {
+	GolemID    string // the successor store's golem
+	Generation int    // the store's generation (for a store this inherit creates: bundle generation + 1)
+	Existing   []Existing
+}
+
+// Options say how to apply a bundle.
+type Options struct {
+	Channel    string    // ChannelPredecessor (also "") | ChannelClade
+	OnSimilar  string    // OnSimilarKeep (also "") | OnSimilarMerge | OnSimilarAsk
+	Now        time.Time // the run's time, recorded in the Plan; never used for confidence
+	Quarantine bool      // admitted rows land quarantined (those below the floor stay archived)
+}
+
+// Plan is everything applying a bundle does to a store, decided.
+type Plan struct {
+	BundleDigest     string
+	Kind             string // the bundle's kind: bundle.KindDeath
+	Channel          string
+	OnSimilar        string
+	SourceGolemID    string // the bundle's golem
+	SourceGeneration int    // the bundle's generation
+	StoreGolemID     string
+	StoreGeneration  int
+	Now              time.Time
+
+	Admit     []Arrival             // rows to insert, in review order (a same_as points only backwards); never an id the store holds
+	Sightings []Sighting            // by (ExistingID, IncomingID)
+	SameAs    []SameAs              // by NewID
+	Flags     []Flag                // by EntryID: autopsy markers on rows the store holds or that arrive
+	Edges     []grimoire.CausalEdge // by (SourceID, TargetID)
+	Documents []grimoire.Document   // by Name
+	Counts    Counts
+	Params    map[string]any // recorded in the activity
+}
+
+// Arrival is one row to insert.
+type Arrival struct {
+	// Entry is the row: Source as the bundle says (or the dying Golem for
+	// rows born of its reflection and autopsy), Confidence and
+	// Store.ArrivalConfidence the arrival confidence, Store.Channel and
+	// Store.Bundle, bloodstain weights, Store.ToxicRecommendation when the
+	// autopsy flags it, Status archived below the floor.
+	Entry             grimoire.Entry
+	EmbeddingModel    string   // space of Entry.Embedding; "" when it has none
+	ToxicContribution *float64 // the autopsy's contribution to failure, when flagged
+	SameAs            string   // the row this one was merged into (non-destructive); "" when not merged
+	Kind              string   // KindEntry | KindReflection | KindAutopsy
+}
+
+// Sighting is an incoming row that the store already holds: recorded,
+// nothing else changes.
+type Sighting struct {
+	ExistingID       string  // the row sighted (in the store, or admitted earlier in the plan)
+	IncomingID       string  // the incoming row's id
+	Cosine           float64 // 1 for identical contents
+	SourceGolemID    string  // where the incoming row's confidence was earned
+	SourceGeneration int
+	Confidence       float64 // the incoming source's confidence, in [0, 1]
+}
+
+// SameAs is a pair of rows that may be the same knowledge: both kept, a
+// candidate for review.
+type SameAs struct {
+	NewID, ExistingID string
+	Cosine            float64
+	Merged            bool // the new row's same_as points to ExistingID
+}
+
+// Flag is an autopsy marker on a row.
+type Flag struct {
+	EntryID        string
+	Recommendation string // discard | invert | reinvestigate: a flag, never a deletion
+	Contribution   float64
+}
+
+// Counts say what a plan does. Reviewed = Admitted + SkippedDuplicate;
+// ArchivedBelowFloor and SameAsCandidates count admitted rows.
+type Counts struct {
+	Reviewed           int      // rows looked at: entries, reflection items that become rows, left-out autopsy markers
+	Admitted           int      // rows inserted
+	SkippedDuplicate   int      // sightings: cosine above 0.95, or an id already held
+	SameAsCandidates   int      // admitted with a same_as candidate
+	ArchivedBelowFloor int      // admitted archived: below the retrieval floor on arrival
+	FlaggedToxic       int      // rows an autopsy marker flags (len(Flags))
+	Warnings           []string // what was not done, or done otherwise than asked
+}
+
+// Resolve decides, for each same_as candidate, whether the new row is
+// merged into the old one (merge returns true). It is how OnSimilarAsk is
+// answered; it overrides what OnSimilar planned.
+func (p *Plan) Resolve(merge func(SameAs) bool) {
+	byID := make(map[string]int, len(p.Admit))
+	for i := range p.Admit {
+		byID[p.Admit[i].Entry.ID] = i
+	}
+	for i := range p.SameAs {
+		s := &p.SameAs[i]
+		s.Merged = merge(*s)
+		a := &p.Admit[byID[s.NewID]]
+		a.SameAs = ""
+		if s.Merged {
+			a.SameAs = s.ExistingID
+		}
+	}
+}
+
+// PlanBundle decides how bundle b, whose digest is digest, arrives in the
+// store t. It returns ErrDigestMismatch when digest is not b's, ErrUnsupported
+// for a snapshot, and an error matching bundle.ErrCorrupt for a bundle it
+// cannot read (a time that does not parse, a vector of the wrong length).
+// Values out of range are not errors: they are clamped.
+func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, error) {
+	if err := checkOptions(&o); err != nil {
+		return nil, err
+	}
+	if b.Header.Kind != bundle.KindDeath {
+		return nil, fmt.Errorf("bundle kind %q: only %q bundles can be inherited: %w", b.Header.Kind, bundle.KindDeath, ErrUnsupported)
+	}
+	actual, err := b.Digest()
+	if err != nil {
+		return nil, err
+	}
+	if digest != actual {
+		return nil, fmt.Errorf("bundle claims digest %q, its content has %s: %w", digest, actual, ErrDigestMismatch)
+	}
+	p := &Plan{
+		BundleDigest:     digest,
+		Kind:             b.Header.Kind,
+		Channel:          o.Channel,
+		OnSimilar:        o.OnSimilar,
+		SourceGolemID:    b.Header.GolemID,
+		SourceGeneration: b.Header.Generation,
+		StoreGolemID:     t.GolemID,
+		StoreGeneration:  t.Generation,
+		Now:              o.Now,
+		Params:           params(o, t),
+	}
+	pl := &planner{b: b, t: t, o: o, p: p, digest12: digest12(digest)}
+	if err := pl.run(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func checkOptions(o *Options) error {
+	switch o.Channel {
+	case "":
+		o.Channel = ChannelPredecessor
+	case ChannelPredecessor, ChannelClade:
+	case ChannelSnapshot:
+		return fmt.Errorf("channel %q: %w", o.Channel, ErrUnsupported)
+	default:
+		return fmt.Errorf("channel %q: want %q or %q", o.Channel, ChannelPredecessor, ChannelClade)
+	}
+	switch o.OnSimilar {
+	case "":
+		o.OnSimilar = OnSimilarKeep
+	case OnSimilarKeep, OnSimilarMerge, OnSimilarAsk:
+	default:
+		return fmt.Errorf("on-similar %q: want %q, %q or %q", o.OnSimilar, OnSimilarKeep, OnSimilarMerge, OnSimilarAsk)
+	}
+	return nil
+}
+
+// params are the rules a plan used, for the activity that records it.
+func params(o Options, t Target) map[string]any {
+	return map[string]any{
+		"channel":                     o.Channel,
+		"on_similar":                  o.OnSimilar,
+		"quarantine":                  o.Quarantine,
+		"store_generation":            t.Generation,
+		"base_predecessor":            BasePredecessor,
+		"base_reflection":             BaseReflection,
+		"base_autopsy":                BaseAutopsy,
+		"base_clade":                  BaseClade,
+		"clade_cap":                   CladeCap,
+		"clade_factor":                CladeFactor,
+		"generation_factor":           GenerationFactor,
+		"retrieval_floor":             RetrievalFloor,
+		"skip_above":                  SkipAbove,
+		"same_as_from":                SameAsFrom,
+		"bloodstain_retrieval_weight": BloodstainRetrievalWeight,
+		"bloodstain_demurrage_weight": BloodstainDemurrageWeight,
+	}
+}
+
+// digest12 is the first 12 hex digits of a "sha256:<hex>" digest, which
+// name the rows a bundle's reflection and autopsy give birth to.
+func digest12(d string) string {
+	h := strings.TrimPrefix(d, "sha256:")
+	return h[:min(12, len(h))]
+}
+
+// sortOutputs puts every list but Admit in its documented order.
+func (p *Plan) sortOutputs() {
+	slices.SortFunc(p.Sightings, func(a, b Sighting) int {
+		return cmp.Or(strings.Compare(a.ExistingID, b.ExistingID), strings.Compare(a.IncomingID, b.IncomingID))
+	})
+	slices.SortFunc(p.SameAs, func(a, b SameAs) int { return strings.Compare(a.NewID, b.NewID) })
+	slices.SortFunc(p.Flags, func(a, b Flag) int { return strings.Compare(a.EntryID, b.EntryID) })
+	slices.SortFunc(p.Edges, func(a, b grimoire.CausalEdge) int {
+		return cmp.Or(strings.Compare(a.SourceID, b.SourceID), strings.Compare(a.TargetID, b.TargetID))
+	})
+	slices.SortFunc(p.Documents, func(a, b grimoire.Document) int { return strings.Compare(a.Name, b.Name) })
+}

@@ -1,0 +1,241 @@
+package inherit
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// planner holds one PlanBundle call's state.
+type planner struct {
+	b        *bundle.Bundle
+	t        Target
+	o        Options
+	p        *Plan
+	digest12 string
+	w        tally
+}
+
+// tally counts what the warnings report.
+type tally struct {
+	noSource           int // entries without a source: given the bundle's golem
+	archivedByBundle   int // entries the bundle has archived, arriving archived
+	heldIDs            int // ids the store (or the plan) already held, with other content
+	heldIDExample      string
+	sightedArchived    int // sightings of rows the store holds archived
+	sightedQuarantined int
+	edgesMissing       int // an end is not an entry of the bundle
+	edgesLoop          int // both ends sighted into one row
+	edgesRepeated      int // two edges mapped onto the same pair
+	markersMerged      int // markers that fell on a row another marker flags
+}
+
+func (pl *planner) run() error {
+	b := pl.b
+	exportedAt, err := time.Parse(time.RFC3339Nano, b.Header.ExportedAt)
+	if err != nil {
+		return &bundle.CheckError{Section: "header.exported_at", Err: fmt.Errorf("%q is not an RFC 3339 time", b.Header.ExportedAt)}
+	}
+	cands := make([]*candidate, 0, len(b.Body.Entries))
+	inBundle := make(map[string]bool, len(b.Body.Entries))
+	for i := range b.Body.Entries {
+		c, err := pl.entryCandidate(i, &b.Body.Entries[i])
+		if err != nil {
+			return err
+		}
+		cands = append(cands, c)
+		inBundle[c.id()] = true
+	}
+	nEntries := len(cands)
+	born, err := pl.reflectionCandidates(exportedAt)
+	if err != nil {
+		return err
+	}
+	cands = append(cands, born...)
+	cands = append(cands, pl.autopsyCandidates(inBundle, exportedAt)...)
+	if pb := b.Body.Playbook; pb != nil {
+		pl.document(grimoire.DocPlaybook, pb.Text)
+	}
+
+	eng, err := newEngine(pl.t.Existing, cands)
+	if err != nil {
+		return err
+	}
+	// rowOf maps every reviewed id to the row it is after the apply: its
+	// own when admitted, the sighted row's otherwise.
+	rowOf := make(map[string]string, len(cands))
+	admitted := make(map[string]int, len(cands)) // id → index in p.Admit
+	var markers []Flag
+	for i, c := range cands {
+		pl.p.Counts.Reviewed++
+		row, admit := pl.review(eng, i, c)
+		if _, seen := rowOf[c.id()]; !seen && i < nEntries {
+			rowOf[c.id()] = row
+		}
+		if admit {
+			admitted[row] = len(pl.p.Admit) - 1
+		}
+		if m := c.marker; m != nil {
+			markers = append(markers, Flag{EntryID: row, Recommendation: m.Recommendation, Contribution: unit(m.ContributionToFailure)})
+		}
+	}
+	if a := b.Body.Autopsy; a != nil {
+		for i := range a.ToxicEntries {
+			t := &a.ToxicEntries[i]
+			if inBundle[t.Entry.ID] {
+				markers = append(markers, Flag{EntryID: rowOf[t.Entry.ID], Recommendation: t.Recommendation, Contribution: unit(t.ContributionToFailure)})
+			}
+		}
+	}
+	pl.flags(markers, admitted)
+	pl.edges(rowOf, inBundle)
+	if pl.o.Channel == ChannelPredecessor && b.Header.Generation >= pl.t.Generation {
+		pl.warn(fmt.Sprintf("bundle generation %d is not below the store's generation %d: every entry of it counts as 1 hop", b.Header.Generation, pl.t.Generation))
+	}
+	pl.warnings()
+	pl.p.Counts.FlaggedToxic = len(pl.p.Flags)
+	pl.p.sortOutputs()
+	return nil
+}
+
+// review decides one candidate and returns the id of the row it is after
+// the apply, and whether it is admitted.
+func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit bool) {
+	p := pl.p
+	if held, ok := eng.held(c.id()); ok {
+		cos := eng.pairCosine(i, held)
+		if cos <= SkipAbove {
+			pl.w.heldIDs++
+			if pl.w.heldIDExample == "" {
+				pl.w.heldIDExample = c.id()
+			}
+		}
+		return pl.sight(eng, c, match{held, cos}), false
+	}
+	best := eng.best(i)
+	if best.idx >= 0 && best.cos > SkipAbove {
+		return pl.sight(eng, c, best), false
+	}
+	a := c.arrival
+	e := &a.Entry
+	switch {
+	case e.Confidence < RetrievalFloor:
+		e.Status = grimoire.StatusArchived
+		p.Counts.ArchivedBelowFloor++
+	case e.Status == grimoire.StatusArchived:
+		pl.w.archivedByBundle++
+	}
+	if best.idx >= 0 && best.cos >= SameAsFrom {
+		s := SameAs{NewID: e.ID, ExistingID: eng.id(best.idx), Cosine: best.cos, Merged: pl.o.OnSimilar == OnSimilarMerge}
+		if s.Merged {
+			a.SameAs = s.ExistingID
+		}
+		p.SameAs = append(p.SameAs, s)
+		p.Counts.SameAsCandidates++
+	}
+	p.Admit = append(p.Admit, a)
+	p.Counts.Admitted++
+	eng.admit(i)
+	return e.ID, true
+}
+
+func (pl *planner) sight(eng *engine, c *candidate, m match) string {
+	src := c.source()
+	pl.p.Sightings = append(pl.p.Sightings, Sighting{
+		ExistingID:       eng.id(m.idx),
+		IncomingID:       c.id(),
+		Cosine:           m.cos,
+		SourceGolemID:    src.GolemID,
+		SourceGeneration: src.Generation,
+		Confidence:       unit(src.Confidence),
+	})
+	pl.p.Counts.SkippedDuplicate++
+	switch eng.status(m.idx) {
+	case grimoire.StatusArchived:
+		pl.w.sightedArchived++
+	case grimoire.StatusQuarantined:
+		pl.w.sightedQuarantined++
+	}
+	return eng.id(m.idx)
+}
+
+// flags keeps one marker per row — the largest contribution, ties to the
+// recommendation bytewise — and copies it onto the row when it arrives.
+func (pl *planner) flags(markers []Flag, admitted map[string]int) {
+	byRow := make(map[string]int, len(markers))
+	for _, m := range markers {
+		if j, dup := byRow[m.EntryID]; dup {
+			pl.w.markersMerged++
+			old := &pl.p.Flags[j]
+			if m.Contribution > old.Contribution || (m.Contribution == old.Contribution && m.Recommendation < old.Recommendation) {
+				*old = m
+			}
+			continue
+		}
+		byRow[m.EntryID] = len(pl.p.Flags)
+		pl.p.Flags = append(pl.p.Flags, m)
+	}
+	for _, f := range pl.p.Flags {
+		if k, ok := admitted[f.EntryID]; ok {
+			a := &pl.p.Admit[k]
+			a.Entry.Store.ToxicRecommendation = f.Recommendation
+			contribution := f.Contribution
+			a.ToxicContribution = &contribution
+		}
+	}
+}
+
+// edges maps the germline edges onto the rows their ends became.
+func (pl *planner) edges(rowOf map[string]string, inBundle map[string]bool) {
+	seen := make(map[[2]string]bool, len(pl.b.Body.CausalGraph))
+	for _, e := range pl.b.Body.CausalGraph {
+		if !inBundle[e.SourceID] || !inBundle[e.TargetID] {
+			pl.w.edgesMissing++
+			continue
+		}
+		s, t := rowOf[e.SourceID], rowOf[e.TargetID]
+		switch {
+		case s == t:
+			pl.w.edgesLoop++
+			continue
+		case seen[[2]string{s, t}]:
+			pl.w.edgesRepeated++
+			continue
+		}
+		seen[[2]string{s, t}] = true
+		pl.p.Edges = append(pl.p.Edges, grimoire.CausalEdge{
+			Type: grimoire.TypeCausalEdge, SourceID: s, TargetID: t,
+			Weight: e.Weight, Evidence: e.Evidence, Lag: e.Lag, Mechanism: e.Mechanism,
+		})
+	}
+}
+
+func (pl *planner) warn(s string) {
+	pl.p.Counts.Warnings = append(pl.p.Counts.Warnings, s)
+}
+
+// warnings turns the tally into sentences, in a fixed order.
+func (pl *planner) warnings() {
+	w := &pl.w
+	for _, x := range []struct {
+		n    int
+		text string
+	}{
+		{w.noSource, "%d entries named no source: their source is the bundle's golem at its generation"},
+		{w.archivedByBundle, "%d entries arrive archived, as the bundle has them (bardo restore brings them back)"},
+		{w.heldIDs, fmt.Sprintf("%%d incoming rows reuse ids held for other content (first %q): recorded as sightings, not admitted", w.heldIDExample)},
+		{w.sightedArchived, "%d sightings are of archived rows: they stay archived"},
+		{w.sightedQuarantined, "%d sightings are of quarantined rows: they stay quarantined"},
+		{w.edgesMissing, "%d causal edges name an entry outside the bundle: left out"},
+		{w.edgesLoop, "%d causal edges would join a row to itself after dedup: left out"},
+		{w.edgesRepeated, "%d causal edges repeat another after dedup: left out"},
+		{w.markersMerged, "%d autopsy markers fell on a row another marker flags: the larger contribution kept"},
+	} {
+		if x.n == 0 {
+			continue
+		}
+		pl.warn(fmt.Sprintf(x.text, x.n))
+	}
+}

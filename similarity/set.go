@@ -1,0 +1,97 @@
+package similarity
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Set is an immutable set of reference vectors of one embedding space, held
+// contiguously. A reference is known by its index: the order in which it was
+// added, from 0. A Set is safe for concurrent use.
+type Set struct {
+	space string
+	dims  int
+	n     int
+	raw   []float32 // n rows of dims: the components as added, for the float64 recheck
+	unit  []float32 // n rows of dims: raw/‖raw‖ rounded to float32, for the kernel; zero rows stay zero
+	sumSq []float64 // n sums of squares of raw, as sumSq64 computes them
+}
+
+// SetBuilder collects the references of a Set.
+type SetBuilder struct {
+	s *Set
+}
+
+// NewSet starts a set of vectors of the named space, each dims long. It
+// panics if dims is less than 1.
+func NewSet(space string, dims int) *SetBuilder {
+	if dims < 1 {
+		panic(fmt.Sprintf("similarity: space %q with %d dims", space, dims))
+	}
+	return &SetBuilder{s: &Set{space: space, dims: dims}}
+}
+
+// Add appends a copy of v to the set and returns its index. It returns an
+// error, and adds nothing, if v is not dims long or has a NaN or infinite
+// component.
+func (b *SetBuilder) Add(v []float32) (index int, err error) {
+	s := b.s
+	if len(v) != s.dims {
+		return -1, fmt.Errorf("vector %d has %d dims, space %q has %d", s.n, len(v), s.space, s.dims)
+	}
+	ss := sumSq64(v)
+	if !finite(ss) {
+		for i, x := range v {
+			if !finite(float64(x)) {
+				return -1, fmt.Errorf("vector %d of space %q: component %d is %v, not a finite number", s.n, s.space, i, x)
+			}
+		}
+	}
+	s.raw = append(s.raw, v...)
+	row := len(s.unit)
+	s.unit = append(s.unit, make([]float32, s.dims)...)
+	if ss > 0 {
+		norm := math.Sqrt(ss)
+		u := s.unit[row : row+s.dims]
+		for i, x := range v {
+			u[i] = float32(float64(x) / norm)
+		}
+	}
+	s.sumSq = append(s.sumSq, ss)
+	s.n++
+	return s.n - 1, nil
+}
+
+// Grow makes room for n more vectors, so that adding them copies nothing.
+func (b *SetBuilder) Grow(n int) {
+	s := b.s
+	s.raw = slices.Grow(s.raw, n*s.dims)
+	s.unit = slices.Grow(s.unit, n*s.dims)
+	s.sumSq = slices.Grow(s.sumSq, n)
+}
+
+// Len returns the number of vectors added so far.
+func (b *SetBuilder) Len() int { return b.s.n }
+
+// Build returns the Set of the vectors added so far. The builder is left
+// empty, ready to start another set of the same space.
+func (b *SetBuilder) Build() *Set {
+	s := b.s
+	b.s = &Set{space: s.space, dims: s.dims}
+	return s
+}
+
+// Len returns the number of references.
+func (s *Set) Len() int { return s.n }
+
+// Space returns the name of the set's embedding space.
+func (s *Set) Space() string { return s.space }
+
+// Dims returns the length of every vector of the set.
+func (s *Set) Dims() int { return s.dims }
+
+// Vector returns reference i as it was added. The caller must not modify it.
+func (s *Set) Vector(i int) []float32 {
+	return s.raw[i*s.dims : (i+1)*s.dims : (i+1)*s.dims]
+}

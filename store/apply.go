@@ -1,0 +1,320 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
+)
+
+// ErrAlreadyApplied is returned by ApplyInherit for a bundle the store has
+// applied before: nothing changed.
+var ErrAlreadyApplied = errors.New("bundle already applied")
+
+// ToxicFlag is the review flag an autopsy marker sets on a row.
+const ToxicFlag = "toxic"
+
+// DedupView returns every row of the store as the planner sees it, in id
+// order (bytewise): its content, status, polarity, and its vector with
+// the vector's space, or none.
+func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.vector
+		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []inherit.Existing
+	for rows.Next() {
+		var e inherit.Existing
+		var model sql.NullString
+		var vec []byte
+		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &model, &vec); err != nil {
+			return nil, err
+		}
+		if model.Valid {
+			e.Space = model.String
+			if e.Vector, err = unpackF32(vec); err != nil {
+				return nil, fmt.Errorf("entry %q: embedding: %w", e.ID, err)
+			}
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ApplyInherit applies a plan in one transaction, recorded as an "inherit"
+// activity at now whose input digest is the bundle's: the rows it admits
+// (each linked to the activity as created; merged ones also as merged),
+// the sightings (linked to the row sighted), the same_as review candidates
+// (linked to the row the new one may duplicate), the autopsy's flags, the
+// causal edges (a pair the store holds keeps its edge) and the documents.
+// It returns the activity's id.
+//
+// A flag never deletes or lowers anything: it sets the row's toxic
+// recommendation and contribution, unless the row holds a recommendation
+// of greater contribution, and adds the "toxic" review flag; confidence
+// and status stay.
+//
+// A bundle the store applied before is ErrAlreadyApplied; a plan made for
+// another store, or one that names a row that does not exist, is an error;
+// either way nothing changes.
+func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time) (int64, error) {
+	switch {
+	case p == nil:
+		return 0, errors.New("apply: no plan")
+	case p.BundleDigest == "":
+		return 0, errors.New("apply: the plan names no bundle digest")
+	case p.StoreGeneration != s.meta.Generation:
+		return 0, fmt.Errorf("apply bundle %s: planned for a store of generation %d, this store is generation %d",
+			p.BundleDigest, p.StoreGeneration, s.meta.Generation)
+	case p.StoreGolemID != "" && p.StoreGolemID != s.meta.GolemID:
+		return 0, fmt.Errorf("apply bundle %s: planned for golem %q, this store is golem %q",
+			p.BundleDigest, p.StoreGolemID, s.meta.GolemID)
+	}
+	var id int64
+	err := s.Tx(ctx, func(tx *Tx) error {
+		prev, err := findActivity(ctx, tx.tx, ActivityInherit, p.BundleDigest)
+		if err != nil {
+			return err
+		}
+		if prev != nil {
+			return fmt.Errorf("bundle %s: %w (activity %d, %s)", p.BundleDigest, ErrAlreadyApplied, prev.ID, formatTime(prev.At))
+		}
+		if err := tx.deferForeignKeys(ctx); err != nil {
+			return err
+		}
+		params := maps.Clone(p.Params)
+		if params == nil {
+			params = map[string]any{}
+		}
+		params["bundle_kind"] = p.Kind
+		gen := p.SourceGeneration
+		if id, err = tx.RecordActivity(ctx, Activity{
+			Kind:             ActivityInherit,
+			At:               now,
+			InputDigest:      p.BundleDigest,
+			SourceGolemID:    p.SourceGolemID,
+			SourceGeneration: &gen,
+			Channel:          p.Channel,
+			Params:           params,
+		}); err != nil {
+			return err
+		}
+		a := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
+		for _, step := range []func(context.Context) error{a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
+			if err := step(ctx); err != nil {
+				return err
+			}
+		}
+		return tx.SetActivityCounts(ctx, id, a.counts())
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// applier is one ApplyInherit in progress.
+type applier struct {
+	tx       *Tx
+	p        *inherit.Plan
+	activity int64
+	links    map[linkKey]map[string]any // entry_changes to write, beyond "created"
+
+	created, merged, sighted, candidates, flagged int
+	edgesAdded, edgesKept                         int
+	documentsWritten, documentsUnchanged          int
+}
+
+type linkKey struct{ entry, action string }
+
+// link returns the detail of the change (entry, action), to fill in.
+func (a *applier) link(entry, action string) map[string]any {
+	k := linkKey{entry, action}
+	d := a.links[k]
+	if d == nil {
+		d = map[string]any{}
+		a.links[k] = d
+	}
+	return d
+}
+
+func (a *applier) admit(ctx context.Context) error {
+	for i := range a.p.Admit {
+		ar := &a.p.Admit[i]
+		r := &Row{Entry: ar.Entry, EmbeddingModel: ar.EmbeddingModel, ToxicContribution: ar.ToxicContribution, SameAs: ar.SameAs}
+		// The store state export relies on: how and in what the row
+		// arrived, and at what confidence.
+		st := grimoire.StoreState{}
+		if ar.Entry.Store != nil {
+			st = *ar.Entry.Store
+		}
+		st.Channel = cmp.Or(st.Channel, a.p.Channel)
+		st.Bundle = cmp.Or(st.Bundle, a.p.BundleDigest)
+		if st.ArrivalConfidence == nil {
+			c := ar.Entry.Confidence
+			st.ArrivalConfidence = &c
+		}
+		r.Store = &st
+		if err := a.tx.insertEntry(ctx, r, a.activity, map[string]any{"kind": ar.Kind}); err != nil {
+			return err
+		}
+		a.created++
+		if ar.SameAs != "" {
+			a.merged++
+			a.link(ar.Entry.ID, "merged")["same_as"] = ar.SameAs
+		}
+	}
+	return nil
+}
+
+func (a *applier) sightings(ctx context.Context) error {
+	for _, sg := range a.p.Sightings {
+		if _, err := a.tx.tx.ExecContext(ctx, `INSERT INTO sightings(entry_id, activity_id, incoming_id, source_golem_id,
+			source_generation, confidence, cosine) VALUES(?,?,?,?,?,?,?)`,
+			sg.ExistingID, a.activity, sg.IncomingID, sg.SourceGolemID, sg.SourceGeneration, sg.Confidence, sg.Cosine); err != nil {
+			return fmt.Errorf("sighting of entry %q by %q: %w", sg.ExistingID, sg.IncomingID, err)
+		}
+		a.sighted++
+		d := a.link(sg.ExistingID, "sighted")
+		list, _ := d["sightings"].([]any)
+		d["sightings"] = append(list, map[string]any{
+			"incoming_id": sg.IncomingID, "cosine": sg.Cosine,
+			"source_golem_id": sg.SourceGolemID, "source_generation": sg.SourceGeneration, "confidence": sg.Confidence,
+		})
+	}
+	return nil
+}
+
+func (a *applier) sameAs(ctx context.Context) error {
+	for _, c := range a.p.SameAs {
+		if _, err := a.tx.tx.ExecContext(ctx, `INSERT INTO review_candidates(kind, entry_id, other_id, cosine, activity_id)
+			VALUES('same_as',?,?,?,?)`, c.NewID, c.ExistingID, c.Cosine, a.activity); err != nil {
+			return fmt.Errorf("same_as candidate %q ~ %q: %w", c.NewID, c.ExistingID, err)
+		}
+		a.candidates++
+		d := a.link(c.ExistingID, "candidate")
+		list, _ := d["same_as_candidates"].([]any)
+		d["same_as_candidates"] = append(list, map[string]any{"entry_id": c.NewID, "cosine": c.Cosine, "merged": c.Merged})
+		if c.Merged {
+			a.link(c.NewID, "merged")["cosine"] = c.Cosine
+		}
+	}
+	return nil
+}
+
+func (a *applier) flags(ctx context.Context) error {
+	reason := fmt.Sprintf("autopsy of %s generation %d (bundle %s)", a.p.SourceGolemID, a.p.SourceGeneration, a.p.BundleDigest)
+	for _, f := range a.p.Flags {
+		var rec sql.NullString
+		var contrib sql.NullFloat64
+		err := a.tx.tx.QueryRowContext(ctx, "SELECT toxic_recommendation, toxic_contribution FROM grimoire_entries WHERE id=?",
+			f.EntryID).Scan(&rec, &contrib)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, ErrNoEntry)
+		}
+		if err != nil {
+			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, err)
+		}
+		d := a.link(f.EntryID, "flagged")
+		d["recommendation"], d["contribution"] = f.Recommendation, f.Contribution
+		// A weaker marker never replaces a stronger one: the row keeps the
+		// recommendation of the greatest contribution to failure.
+		if rec.Valid && contrib.Valid && contrib.Float64 > f.Contribution && rec.String != f.Recommendation {
+			d["kept"] = map[string]any{"recommendation": rec.String, "contribution": contrib.Float64}
+		} else if _, err := a.tx.tx.ExecContext(ctx, `UPDATE grimoire_entries SET toxic_recommendation=?, toxic_contribution=?,
+			updated_by=? WHERE id=?`, f.Recommendation, f.Contribution, a.activity, f.EntryID); err != nil {
+			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, err)
+		}
+		if err := a.tx.Flag(ctx, f.EntryID, ToxicFlag, reason, a.activity); err != nil {
+			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, err)
+		}
+		a.flagged++
+	}
+	return nil
+}
+
+func (a *applier) edges(ctx context.Context) error {
+	for i := range a.p.Edges {
+		e := &a.p.Edges[i]
+		ok, err := a.tx.hasEntries(ctx, e.SourceID, e.TargetID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("causal edge %q → %q: an end is not in the store: %w", e.SourceID, e.TargetID, ErrNoEntry)
+		}
+		res, err := a.tx.addEdge(ctx, e, a.activity)
+		if err != nil {
+			return err
+		}
+		if res == edgeAdded {
+			a.edgesAdded++
+		} else {
+			a.edgesKept++
+		}
+	}
+	return nil
+}
+
+func (a *applier) documents(ctx context.Context) error {
+	for _, d := range a.p.Documents {
+		written, err := a.tx.putDocument(ctx, d.Name, d.Text, a.activity)
+		if err != nil {
+			return err
+		}
+		if written {
+			a.documentsWritten++
+		} else {
+			a.documentsUnchanged++
+		}
+	}
+	return nil
+}
+
+// writeLinks writes the changes collected, in (entry, action) order.
+func (a *applier) writeLinks(ctx context.Context) error {
+	keys := slices.SortedFunc(maps.Keys(a.links), func(x, y linkKey) int {
+		return cmp.Or(strings.Compare(x.entry, y.entry), strings.Compare(x.action, y.action))
+	})
+	for _, k := range keys {
+		if err := a.tx.LinkChange(ctx, a.activity, k.entry, k.action, a.links[k]); err != nil {
+			return fmt.Errorf("entry %q: %s link: %w", k.entry, k.action, err)
+		}
+	}
+	return nil
+}
+
+// counts is what the activity records: the plan's counts, and what the
+// store wrote ("created", "sightings" and "candidates" are what Check
+// verifies against the rows).
+func (a *applier) counts() map[string]any {
+	c := a.p.Counts
+	return map[string]any{
+		"reviewed":             c.Reviewed,
+		"admitted":             c.Admitted,
+		"skipped_duplicate":    c.SkippedDuplicate,
+		"same_as_candidates":   c.SameAsCandidates,
+		"archived_below_floor": c.ArchivedBelowFloor,
+		"flagged_toxic":        c.FlaggedToxic,
+		"warnings":             orEmptyStrings(c.Warnings),
+		"created":              a.created,
+		"merged":               a.merged,
+		"sightings":            a.sighted,
+		"candidates":           a.candidates,
+		"flagged":              a.flagged,
+		"edges_added":          a.edgesAdded,
+		"edges_kept":           a.edgesKept,
+		"documents_written":    a.documentsWritten,
+		"documents_unchanged":  a.documentsUnchanged,
+	}
+}

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// TestCheckFindsCorruption writes each corruption with raw SQL into a
+// sound store and expects Check to name it, and only it.
+func TestCheckFindsCorruption(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		corrupt []string
+		want    []string // one substring per problem, in order
+	}{
+		{"sound", nil, nil},
+		{"a provenance link deleted",
+			[]string{"DELETE FROM entry_changes WHERE entry_id='b' AND action='created'"},
+			[]string{`provenance: entry "b" has no 'created' link to activity 2`, "counts: activity 2 (ingest) records created 3, the store holds 2"}},
+		{"a count that disagrees",
+			[]string{`UPDATE activities SET counts=json_set(counts, '$.created', 4) WHERE kind='ingest'`},
+			[]string{"counts: activity 2 (ingest) records created 4, the store holds 3 entries linked to it as created"}},
+		{"a count that is not a number",
+			[]string{`UPDATE activities SET counts=json_set(counts, '$.created', 'three') WHERE kind='ingest'`},
+			[]string{"counts: activity 2 (ingest): created count three is not a whole number"}},
+		{"an embedding cut short",
+			[]string{"UPDATE embeddings SET vector=substr(vector, 1, 8) WHERE entry_id='a'"},
+			[]string{`embeddings: entry "a": embedding of 8 bytes, its dims say 4`}},
+		{"an embedding of the wrong length for its space",
+			[]string{"UPDATE embeddings SET vector=substr(vector, 1, 12), dims=3 WHERE entry_id='a'"},
+			[]string{`embeddings: entry "a": embedding of 3 dims in space "nomic-embed-text-v1.5", whose vectors have 4`}},
+		{"an entry deleted without a purge",
+			[]string{"DELETE FROM embeddings WHERE entry_id='c'", "DELETE FROM grimoire_entries WHERE id='c'"},
+			[]string{`provenance: entry "c", created by activity 2, is gone without a recorded purge`}},
+		{"a value out of range",
+			[]string{"UPDATE grimoire_entries SET status='forgotten' WHERE id='a'"},
+			[]string{`values: entry "a": a value is out of range`}},
+		{"an arrival above every base",
+			[]string{"UPDATE grimoire_entries SET arrival_confidence=0.9 WHERE id='a'"},
+			[]string{`values: entry "a" arrived at 0.9, above every inheritance base`}},
+		{"a dangling foreign key",
+			[]string{"PRAGMA foreign_keys=OFF", "INSERT INTO review_flags(entry_id, flag, reason, activity_id) VALUES('ghost', 'stale', 'x', 2)", "PRAGMA foreign_keys=ON"},
+			[]string{"foreign_keys: table review_flags row"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := newStore(t)
+			defer s.Close()
+			a, b, c := entry("a", "a", 0.5), entry("b", "b", 0.5), entry("c", "c", 0.5)
+			a.Embedding, b.Embedding, c.Embedding = grimoire.Vector{1, 0, 0, 0}, grimoire.Vector{0, 0, 1, 0}, grimoire.Vector{0, 1, 0, 0}
+			x := newExport(t0).add(a, b, c)
+			x.h.Embedding = &grimoire.EmbeddingSpace{Model: "nomic-embed-text-v1.5", Dims: 4}
+			mustIngest(t, s, x.bytes(t), t0)
+			for _, q := range tc.corrupt {
+				mustExec(t, s, q)
+			}
+			problems, err := s.Check(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.String())
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("problems:\n%s\nwant %d: %q", strings.Join(got, "\n"), len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("problem %d = %q, want it to say %q", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckParentNeverApplied: a store a first inherit created, whose
+// apply never happened, is reported.
+func TestCheckParentNeverApplied(t *testing.T) {
+	parent := "sha256:" + repeat("77", 32)
+	s, err := Create(context.Background(), filepath.Join(t.TempDir(), "g.db"), Meta{GolemID: "g", Generation: 2, ParentBundle: parent}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	problems, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{{"provenance", "parent bundle " + parent + " was never applied (run bardo inherit with it again)"}}
+	if d := cmp.Diff(want, problems); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
