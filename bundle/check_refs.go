@@ -3,6 +3,8 @@ package bundle
 import (
 	"fmt"
 	"slices"
+
+	"github.com/bardo-golem/bardo/grimoire"
 )
 
 // ReflectionCategories are the names of the nine categories of the death
@@ -123,6 +125,10 @@ func (c *checker) autopsy() {
 	if a.Fitness != nil {
 		c.unit("body.autopsy.fitness", "", "fitness", *a.Fitness)
 	}
+	c.unit("body.autopsy.senescence_threshold", "", "senescence_threshold", a.SenescenceThreshold)
+	if a.UnrecordedToxic < 0 {
+		c.add("body.autopsy", "", "unrecorded_toxic %d is negative", a.UnrecordedToxic)
+	}
 	seen := make(map[string]int, len(a.ToxicEntries))
 	for i := range a.ToxicEntries {
 		t := &a.ToxicEntries[i]
@@ -141,6 +147,10 @@ func (c *checker) autopsy() {
 		c.unit(s, id, "contribution_to_failure", t.ContributionToFailure)
 		c.unit(s, id, "confidence_at_failure", t.ConfidenceAtFailure)
 		c.oneOf(s, id, "recommendation", t.Recommendation, recommendations)
+		c.unit(s, id, "failure_rate", t.FailureRate)
+		if t.DecayClass != "" {
+			c.oneOf(s, id, "decay_class", t.DecayClass, grimoire.DecayClasses)
+		}
 		if t.Failures < 0 || t.Failures > t.Uses {
 			c.add(s, id, "failures %d and uses %d: want 0 ≤ failures ≤ uses", t.Failures, t.Uses)
 		}

@@ -120,6 +120,9 @@ func TestCheckRules(t *testing.T) {
 		{"toxic recommendation", func(b B) { b.Body.Autopsy.ToxicEntries[0].Recommendation = "ignore" }, `recommendation "ignore" is not one of discard, invert, reinvestigate`},
 		{"toxic contribution", func(b B) { b.Body.Autopsy.ToxicEntries[0].ContributionToFailure = 1.01 }, `"soma-9": contribution_to_failure 1.01 is outside [0,1]`},
 		{"toxic confidence", func(b B) { b.Body.Autopsy.ToxicEntries[0].ConfidenceAtFailure = -1 }, "confidence_at_failure -1"},
+		{"toxic failure rate", func(b B) { b.Body.Autopsy.ToxicEntries[0].FailureRate = 1.5 }, `"soma-9": failure_rate 1.5 is outside [0,1]`},
+		{"toxic decay class", func(b B) { b.Body.Autopsy.ToxicEntries[0].DecayClass = "eternal" }, `decay_class "eternal"`},
+		{"senescence threshold", func(b B) { b.Body.Autopsy.SenescenceThreshold = 2 }, "senescence_threshold 2 is outside [0,1]"},
 		{"toxic failures above uses", func(b B) { b.Body.Autopsy.ToxicEntries[0].Failures = 11 }, "failures 11 and uses 10"},
 		{"toxic content empty", func(b B) { b.Body.Autopsy.ToxicEntries[0].Content = "" }, `"soma-9": content is empty`},
 		// left_out

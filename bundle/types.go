@@ -205,7 +205,9 @@ type Autopsy struct {
 	Correct                    int          `cbor:"correct"`
 	Accuracy                   *float64     `cbor:"accuracy,omitempty"`
 	Fitness                    *float64     `cbor:"fitness,omitempty"`
+	SenescenceThreshold        float64      `cbor:"senescence_threshold"`
 	ToxicEntries               []ToxicEntry `cbor:"toxic_entries"`
+	UnrecordedToxic            int          `cbor:"unrecorded_toxic,omitempty"` // toxic by usage, but no entry record: no text to pass on
 	FailureRegime              string       `cbor:"failure_regime,omitempty"`
 	LastValidRegime            string       `cbor:"last_valid_regime,omitempty"`
 	RegimeTransitionHypothesis string       `cbor:"regime_transition_hypothesis,omitempty"`
@@ -225,8 +227,11 @@ type ToxicEntry struct {
 	ContributionToFailure float64 `cbor:"contribution_to_failure"`
 	ConfidenceAtFailure   float64 `cbor:"confidence_at_failure"`
 	Recommendation        string  `cbor:"recommendation"`
+	FailureRate           float64 `cbor:"failure_rate"` // failures / uses in the window
 	Uses                  int     `cbor:"uses"`
 	Failures              int     `cbor:"failures"`
+	DecayClass            string  `cbor:"decay_class,omitempty"`
+	Domain                string  `cbor:"domain,omitempty"`
 	Reason                string  `cbor:"reason,omitempty"`
 }
 

@@ -132,12 +132,13 @@ func Full() *bundle.Bundle {
 	}
 	b.Body.Autopsy = &bundle.Autopsy{
 		Clocks: []string{"staleness"}, WindowStartTick: 2500, WindowEndTick: 3000,
-		Known: 40, Correct: 10, Accuracy: ptr(0.25), Fitness: ptr(0.22),
+		Known: 40, Correct: 10, Accuracy: ptr(0.25), Fitness: ptr(0.22), SenescenceThreshold: 0.35,
 		ToxicEntries: []bundle.ToxicEntry{
 			{Entry: bundle.Ref{Kind: bundle.RefEntry, ID: "soma-9"}, Content: "oracle prices are safe",
-				ContributionToFailure: 0.7, ConfidenceAtFailure: 0.9, Recommendation: bundle.RecommendInvert, Uses: 10, Failures: 9},
+				ContributionToFailure: 0.7, ConfidenceAtFailure: 0.9, Recommendation: bundle.RecommendInvert, FailureRate: 0.9, Uses: 10, Failures: 9,
+				DecayClass: "tactical", Domain: "oracles"},
 			{Entry: bundle.Ref{Kind: bundle.RefEntry, ID: "e2"}, Content: e2.Content,
-				ContributionToFailure: 0.2, ConfidenceAtFailure: 0.8, Recommendation: bundle.RecommendReinvestigate, Uses: 3, Failures: 2,
+				ContributionToFailure: 0.2, ConfidenceAtFailure: 0.8, Recommendation: bundle.RecommendReinvestigate, FailureRate: 0.6666666666666666, Uses: 3, Failures: 2,
 				Reason: "fewer than 5 uses in the window"},
 		},
 		FailureRegime: "crisis", LastValidRegime: "bull",
