@@ -41,6 +41,9 @@ func TestRoundTrip(t *testing.T) {
 		{"full", testkit.Full()},
 		{"signed", testkit.Signed()},
 		{"large", testkit.Large(64, 32)},
+		{"snapshot minimal", testkit.SnapshotMinimal()},
+		{"snapshot", testkit.Snapshot()},
+		{"snapshot signed", testkit.SnapshotSigned()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := bundle.Decode(bytes.NewReader(encode(t, tc.b)))
@@ -80,7 +83,9 @@ type golden struct {
 
 func TestGolden(t *testing.T) {
 	got := map[string]golden{}
-	for name, b := range map[string]*bundle.Bundle{"full": testkit.Full(), "signed": testkit.Signed()} {
+	for name, b := range map[string]*bundle.Bundle{
+		"full": testkit.Full(), "signed": testkit.Signed(), "snapshot": testkit.Snapshot(), "snapshot_signed": testkit.SnapshotSigned(),
+	} {
 		p, err := bundle.Marshal(b)
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +162,13 @@ func TestEncodeRefuses(t *testing.T) {
 		want string
 	}{
 		{"wrong format", func(b *bundle.Bundle) { b.Header.Format = "bardo.bundle/v0" }, "header.format"},
-		{"snapshot kind", func(b *bundle.Bundle) { b.Header.Kind = bundle.KindSnapshot }, "not supported by this version"},
+		{"snapshot kind with a germline body", func(b *bundle.Bundle) { b.Header.Kind = bundle.KindSnapshot },
+			`body: kind "snapshot" needs the snapshot body, and the germline body empty`},
+		{"germline body beside a snapshot body", func(b *bundle.Bundle) {
+			b.Header.Kind, b.Snapshot = bundle.KindSnapshot, testkit.SnapshotMinimal().Snapshot
+		}, `body: kind "snapshot" needs the snapshot body, and the germline body empty`},
+		{"death kind with a snapshot body", func(b *bundle.Bundle) { b.Snapshot = testkit.SnapshotMinimal().Snapshot },
+			`body: kind "death" with a snapshot body: a germline bundle never holds one`},
 		{"unknown kind", func(b *bundle.Bundle) { b.Header.Kind = "birth" }, `unknown kind "birth"`},
 		{"embedding encoding", func(b *bundle.Bundle) { b.Header.Embedding.Encoding = "f16" }, "header.embedding.encoding"},
 		{"embedding length", func(b *bundle.Bundle) { b.Body.Entries[0].Embedding = []byte{1, 2, 3, 4} }, "4 bytes, want 16"},

@@ -13,10 +13,13 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 )
 
-// cddlRules maps each wire type to its rule in bundle.cddl.
+// cddlRules maps each wire type to its rule in bundle.cddl: the container
+// of each kind (bundle.Bundle is their union, "bundle") and every type
+// they reach.
 var cddlRules = map[reflect.Type]string{
-	reflect.TypeFor[bundle.Bundle]():     "bundle",
-	reflect.TypeFor[bundle.Header]():     "header",
+	bundle.DeathWireType:                 "death-bundle",
+	bundle.SnapshotWireType:              "snapshot-bundle",
+	reflect.TypeFor[bundle.Header]():     "header<kind>",
 	reflect.TypeFor[bundle.Death]():      "death",
 	reflect.TypeFor[bundle.Embedding]():  "embedding",
 	reflect.TypeFor[bundle.Bottleneck](): "bottleneck",
@@ -34,6 +37,15 @@ var cddlRules = map[reflect.Type]string{
 	reflect.TypeFor[bundle.Autopsy]():    "autopsy",
 	reflect.TypeFor[bundle.ToxicEntry](): "toxic-entry",
 	reflect.TypeFor[bundle.Signature]():  "signature",
+
+	reflect.TypeFor[bundle.SnapshotBody]():       "snapshot-body",
+	reflect.TypeFor[bundle.SnapshotEpisode]():    "snapshot-episode",
+	reflect.TypeFor[bundle.SnapshotPrediction](): "snapshot-prediction",
+	reflect.TypeFor[bundle.SnapshotMetric]():     "snapshot-metric",
+	reflect.TypeFor[bundle.SnapshotCredits]():    "snapshot-credits",
+	reflect.TypeFor[bundle.Staleness]():          "staleness",
+	reflect.TypeFor[bundle.SuccessorNote]():      "successor-note",
+	reflect.TypeFor[bundle.AccuracyBucket]():     "accuracy-bucket",
 }
 
 var cddlKey = regexp.MustCompile(`^\s*(\? )?([a-z_]+):`)
@@ -66,9 +78,11 @@ func TestCDDLMatchesTypes(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range structTypes(reflect.TypeFor[bundle.Bundle]()) {
-		if _, ok := cddlRules[typ]; !ok {
-			t.Errorf("%s has no rule in cddlRules", typ)
+	for _, root := range []reflect.Type{bundle.DeathWireType, bundle.SnapshotWireType} {
+		for _, typ := range structTypes(root) {
+			if _, ok := cddlRules[typ]; !ok {
+				t.Errorf("%s has no rule in cddlRules", typ)
+			}
 		}
 	}
 	for typ, name := range cddlRules {

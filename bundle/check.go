@@ -45,15 +45,21 @@ func (e *CheckError) Is(target error) bool { return target == ErrCorrupt }
 // Check checks every rule of the format that Decode does not: value
 // ranges and vocabularies, rank order, unique ids, edge ends, references
 // and the left-out closure, reflection categories, the playbook digest and
-// the header's counts. It returns every problem, in section order; none
-// means the bundle is sound. It includes what Decode checks, so a bundle
-// built in memory can be checked before it is written.
+// the header's counts; for a snapshot, the rules of its body (orders,
+// counts, and its pressures, notes and trajectory against its numbers).
+// It returns every problem, in section order; none means the bundle is
+// sound. It includes what Decode checks, so a bundle built in memory can
+// be checked before it is written.
 func (b *Bundle) Check() []error {
 	c := &checker{b: b, ids: make(map[string]int, len(b.Body.Entries))}
 	if err := validate(b); err != nil {
 		c.errs = append(c.errs, err)
 	}
 	c.header()
+	if b.Header.Kind == KindSnapshot {
+		c.snapshot()
+		return c.errs
+	}
 	c.entries()
 	c.edges()
 	c.playbook()
@@ -170,6 +176,15 @@ func (c *checker) counts() {
 			c.add("header.counts."+k.key, "", "%d, but %s holds %d", k.got, k.what, k.inner)
 		}
 	}
+	c.nonNegativeCounts()
+	if n.Entries > n.Candidates {
+		c.add("header.counts.candidates", "", "%d candidates cannot yield %d entries", n.Candidates, n.Entries)
+	}
+}
+
+// nonNegativeCounts checks the counts no section of the body holds.
+func (c *checker) nonNegativeCounts() {
+	n := &c.b.Header.Counts
 	for _, k := range []struct {
 		key string
 		v   int
@@ -180,8 +195,5 @@ func (c *checker) counts() {
 		if k.v < 0 {
 			c.add("header.counts."+k.key, "", "%d is negative", k.v)
 		}
-	}
-	if n.Entries > n.Candidates {
-		c.add("header.counts.candidates", "", "%d candidates cannot yield %d entries", n.Candidates, n.Entries)
 	}
 }

@@ -115,8 +115,13 @@ func (c *checker) edges() {
 	}
 }
 
+// playbook checks the body's PLAYBOOK.md, germline or snapshot: both sit
+// at body.playbook.
 func (c *checker) playbook() {
 	d := c.b.Body.Playbook
+	if c.b.Snapshot != nil {
+		d = c.b.Snapshot.Playbook
+	}
 	if d == nil {
 		return
 	}

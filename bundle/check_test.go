@@ -14,6 +14,7 @@ import (
 func TestCheckSound(t *testing.T) {
 	for name, b := range map[string]*bundle.Bundle{
 		"minimal": testkit.Minimal(), "full": testkit.Full(), "signed": testkit.Signed(), "large": testkit.Large(50, 8),
+		"snapshot minimal": testkit.SnapshotMinimal(), "snapshot": testkit.Snapshot(), "snapshot signed": testkit.SnapshotSigned(),
 	} {
 		if errs := b.Check(); len(errs) > 0 {
 			t.Errorf("%s: Check() = %v", name, errors.Join(errs...))

@@ -78,8 +78,6 @@ var decMode = func() cbor.DecMode {
 	return dm
 }()
 
-var bundleType = reflect.TypeFor[Bundle]()
-
 // Decode reads one bundle file from r. It reads r to its end.
 func Decode(r io.Reader) (*Bundle, error) {
 	p, err := decompress(r)
@@ -90,19 +88,22 @@ func Decode(r io.Reader) (*Bundle, error) {
 }
 
 // unmarshal decodes the CBOR of a bundle file, insisting that it is the
-// canonical encoding of what it decodes to.
+// canonical encoding of what it decodes to. The body's type is chosen by
+// header.kind, read ahead: a snapshot's body is a SnapshotBody, any other
+// kind's a Body (and validate rejects kinds it does not know).
 func unmarshal(p []byte) (*Bundle, error) {
-	b := new(Bundle)
-	if err := decMode.Unmarshal(p, b); err != nil {
-		return nil, diagnose(p, err)
+	w, typ := newWire(peekKind(p))
+	if err := decMode.Unmarshal(p, w); err != nil {
+		return nil, diagnose(p, typ, err)
 	}
-	ok, _, err := canonical(b, p)
+	ok, _, err := canonical(w, p)
 	if err != nil {
 		return nil, &DecodeError{Err: err}
 	}
 	if !ok {
-		return nil, diagnose(p, errNotCanonical)
+		return nil, diagnose(p, typ, errNotCanonical)
 	}
+	b := fromWire(w)
 	digest := func() (string, error) { return digestOfCanonical(p, b.Signature) }
 	if err := validateWith(b, digest); err != nil {
 		return nil, err
@@ -112,9 +113,9 @@ func unmarshal(p []byte) (*Bundle, error) {
 
 var errNotCanonical = errors.New("not in canonical form")
 
-// diagnose finds where in p the problem err (from decoding the whole of p)
-// lies.
-func diagnose(p []byte, err error) error {
+// diagnose finds where in p, read as the container typ, the problem err
+// (from decoding the whole of p) lies.
+func diagnose(p []byte, typ reflect.Type, err error) error {
 	var extra *cbor.ExtraneousDataError
 	var deep *cbor.MaxNestedLevelError
 	switch {
@@ -127,7 +128,7 @@ func diagnose(p []byte, err error) error {
 	case errors.As(err, &deep):
 		return depthError(p, err)
 	}
-	if de := locate(p, bundleType, ""); de != nil {
+	if de := locate(p, typ, ""); de != nil {
 		return de
 	}
 	return &DecodeError{Err: cborError(err)}
@@ -173,21 +174,28 @@ func digestOfCanonical(p []byte, sig *Signature) (string, error) {
 }
 
 // validate checks what Decode checks beyond the CBOR: the format and kind,
-// the embedding space, every entry embedding's length, finite numbers,
-// and the signature.
+// one body and the kind's, the embedding space, every entry embedding's
+// length, finite numbers, and the signature.
 func validate(b *Bundle) error {
 	return validateWith(b, b.Digest)
 }
 
 func validateWith(b *Bundle, digest func() (string, error)) error {
 	h := &b.Header
+	entries, section := b.Body.Entries, "body.entries"
 	switch {
 	case h.Format != Format:
 		return &DecodeError{"header.format", fmt.Errorf("%q is not %q", h.Format, Format)}
-	case h.Kind == KindSnapshot:
-		return &DecodeError{"header.kind", fmt.Errorf("%q bundles are not supported by this version of %s", h.Kind, Format)}
-	case h.Kind != KindDeath:
+	case h.Kind != KindDeath && h.Kind != KindSnapshot:
 		return &DecodeError{"header.kind", fmt.Errorf("unknown kind %q", h.Kind)}
+	// The two below are reached only by a Bundle built in memory: decoding
+	// fills the body of the kind and nothing else.
+	case h.Kind == KindDeath && b.Snapshot != nil:
+		return &DecodeError{"body", errors.New("kind \"death\" with a snapshot body: a germline bundle never holds one")}
+	case h.Kind == KindSnapshot && (b.Snapshot == nil || !b.Body.empty()):
+		return &DecodeError{"body", errors.New("kind \"snapshot\" needs the snapshot body, and the germline body empty")}
+	case h.Kind == KindSnapshot:
+		entries, section = b.Snapshot.Insights, "body.insights"
 	}
 	want := -1
 	if e := h.Embedding; e != nil {
@@ -199,14 +207,14 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		}
 		want = 4 * e.Dims
 	}
-	for i := range b.Body.Entries {
-		n := len(b.Body.Entries[i].Embedding)
+	for i := range entries {
+		n := len(entries[i].Embedding)
 		switch {
 		case n == 0:
 		case want < 0:
-			return &DecodeError{fmt.Sprintf("body.entries[%d].embedding", i), errors.New("entry has an embedding but header.embedding names no space")}
+			return &DecodeError{fmt.Sprintf("%s[%d].embedding", section, i), errors.New("entry has an embedding but header.embedding names no space")}
 		case n != want:
-			return &DecodeError{fmt.Sprintf("body.entries[%d].embedding", i), fmt.Errorf("%d bytes, want %d (dims %d × 4)", n, want, h.Embedding.Dims)}
+			return &DecodeError{fmt.Sprintf("%s[%d].embedding", section, i), fmt.Errorf("%d bytes, want %d (dims %d × 4)", n, want, h.Embedding.Dims)}
 		}
 	}
 	if b.Signature == nil {
@@ -220,4 +228,10 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		return &DecodeError{section, err}
 	}
 	return nil
+}
+
+// empty reports whether a germline body holds nothing, as in a snapshot.
+func (b *Body) empty() bool {
+	return len(b.Entries) == 0 && b.Playbook == nil && len(b.CausalGraph) == 0 &&
+		b.Reflection == nil && b.Autopsy == nil && len(b.LeftOut) == 0
 }

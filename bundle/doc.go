@@ -4,6 +4,15 @@
 // deterministic encoding of RFC 8949 §4.2.1, so that one Bundle has exactly
 // one byte form and its identity is the SHA-256 of that form.
 //
+// # Kinds
+//
+// header.kind chooses the body. A death bundle (KindDeath) holds the
+// germline, Bundle.Body. An insurance snapshot (KindSnapshot) holds a
+// SnapshotBody, Bundle.Snapshot: the periodic backup of a living Golem,
+// from which a successor can be initialized when no death protocol ran.
+// Both are written under the key "body"; Decode reads header.kind first
+// and decodes the body of that kind only.
+//
 // # Writing
 //
 // Encode and Marshal refuse a Bundle that Decode would refuse (wrong format
@@ -25,10 +34,14 @@
 //
 // # Weismann barrier
 //
-// A germline bundle cannot carry soma because no type reachable from
-// Bundle has a place for it: no episodes, decision cache, emotional tags,
-// parent episode ids, owner address, metrics or fitness trajectory, no
-// maps or interfaces that could hold them, and Decode rejects unknown keys.
+// A germline bundle cannot carry soma because no germline type (Header,
+// Body, Signature and all they reach) has a place for it: no episodes,
+// decision cache, emotional tags, parent episode ids, owner address,
+// metrics or fitness trajectory, no maps or interfaces that could hold
+// them, and Decode rejects unknown keys. A snapshot carries some soma by
+// design (episodes without their emotional tags, metrics, the credit
+// state); its types are reachable only through Bundle.Snapshot, which only
+// kind "snapshot" fills.
 //
 // # Compatibility
 //

@@ -51,12 +51,6 @@ var encoder = sync.OnceValue(func() *zstd.Encoder {
 	return enc
 })
 
-// signed is the part of a bundle the digest covers.
-type signed struct {
-	Header Header `cbor:"header"`
-	Body   Body   `cbor:"body"`
-}
-
 // Marshal returns the canonical CBOR of the whole container: the bytes
 // inside a bundle file's zstd frame. It refuses a bundle that Decode would
 // refuse.
@@ -69,7 +63,7 @@ func Marshal(b *Bundle) ([]byte, error) {
 		}
 		return nil, err
 	}
-	p, err := marshalSized(b, sizeHint(&b.Body))
+	p, err := marshalSized(b.wire(true), b.sizeHint())
 	if err != nil {
 		return nil, err
 	}
@@ -98,12 +92,17 @@ func marshalSized(v any, size int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// sizeHint estimates the canonical size of a bundle with body b from its
-// entries, which are most of it.
-func sizeHint(b *Body) int {
+// sizeHint estimates the canonical size of b from its entries, which are
+// most of it.
+func (b *Bundle) sizeHint() int {
 	n := 4 << 10
-	for i := range b.Entries {
-		n += 512 + len(b.Entries[i].Content) + len(b.Entries[i].Embedding)
+	entries := b.Body.Entries
+	if b.Snapshot != nil {
+		entries = b.Snapshot.Insights
+		n += len(b.Snapshot.Episodes) * 512
+	}
+	for i := range entries {
+		n += 512 + len(entries[i].Content) + len(entries[i].Embedding)
 	}
 	return n
 }
@@ -129,9 +128,9 @@ func compress(p []byte) []byte {
 
 // Digest returns the bundle's identity: "sha256:" and the lower-case hex
 // SHA-256 of the canonical CBOR of the map {"header", "body"}: the file's
-// CBOR without the signature.
+// CBOR without the signature. The body is the one of the bundle's kind.
 func (b *Bundle) Digest() (string, error) {
-	p, err := marshalSized(&signed{Header: b.Header, Body: b.Body}, sizeHint(&b.Body))
+	p, err := marshalSized(b.wire(false), b.sizeHint())
 	if err != nil {
 		return "", err
 	}

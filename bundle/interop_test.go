@@ -27,7 +27,8 @@ again = cbor2.dumps(obj, canonical=True)
 signed = cbor2.dumps({"header": obj["header"], "body": obj["body"]}, canonical=True)
 print("canonical" if again == data else "different: " + again.hex())
 print("sha256:" + hashlib.sha256(signed).hexdigest())
-print(obj["header"]["format"], len(obj["body"]["entries"]))
+body = obj["body"]
+print(obj["header"]["format"], obj["header"]["kind"], len(body["entries"] if "entries" in body else body["insights"]))
 `
 
 // pythonWithCBOR2 returns a python3 that can import cbor2: each one on
@@ -57,7 +58,7 @@ func pythonWithCBOR2(t *testing.T) string {
 
 func TestInteropCBOR2(t *testing.T) {
 	py := pythonWithCBOR2(t)
-	for name, b := range map[string]*bundle.Bundle{"signed": testkit.Signed(), "large": testkit.Large(20, 16)} {
+	for name, b := range map[string]*bundle.Bundle{"signed": testkit.Signed(), "large": testkit.Large(20, 16), "snapshot": testkit.SnapshotSigned()} {
 		t.Run(name, func(t *testing.T) {
 			p, err := bundle.Marshal(b)
 			if err != nil {
@@ -75,7 +76,11 @@ func TestInteropCBOR2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := "canonical\n" + digest + "\n" + bundle.Format + " " + strconv.Itoa(len(b.Body.Entries)) + "\n"
+			entries := len(b.Body.Entries)
+			if b.Snapshot != nil {
+				entries = len(b.Snapshot.Insights)
+			}
+			want := "canonical\n" + digest + "\n" + bundle.Format + " " + b.Header.Kind + " " + strconv.Itoa(entries) + "\n"
 			if d := cmp.Diff(want, string(out)); d != "" {
 				t.Errorf("cbor2 (-want +got):\n%s", d)
 			}

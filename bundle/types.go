@@ -7,8 +7,8 @@ const Format = "bardo.bundle/v1"
 const (
 	// KindDeath is a germline bundle: what a dying Golem passes on.
 	KindDeath = "death"
-	// KindSnapshot is an insurance snapshot (its body type comes with the
-	// snapshot work; this package rejects the kind until then).
+	// KindSnapshot is an insurance snapshot: a living Golem's degraded
+	// backup, whose body is a SnapshotBody (snapshot.go).
 	KindSnapshot = "snapshot"
 )
 
@@ -24,10 +24,17 @@ const EncodingF32LE = "f32le"
 
 // Bundle is a whole bundle file: the header and body that the digest
 // covers, and an optional signature outside it.
+//
+// A bundle holds one body, chosen by Header.Kind: Body, the germline, for
+// KindDeath; Snapshot for KindSnapshot. Either is written under the key
+// "body" (see container.go); the one the kind does not use is empty — Body
+// is its zero value in a snapshot, Snapshot is nil in a death bundle — and
+// Encode refuses a bundle that sets the other.
 type Bundle struct {
-	Header    Header     `cbor:"header"`
-	Body      Body       `cbor:"body"`
-	Signature *Signature `cbor:"signature,omitempty"`
+	Header    Header        `cbor:"header"`
+	Body      Body          `cbor:"body"` // KindDeath
+	Snapshot  *SnapshotBody `cbor:"body"` // KindSnapshot
+	Signature *Signature    `cbor:"signature,omitempty"`
 }
 
 // Header describes a bundle. Every field is inside the digest.

@@ -70,12 +70,17 @@ func CladeConfidence(confidence float64) float64 {
 }
 
 // generational returns c × 0.85^(hops−1), at most limit. The power is
-// taken by repeated multiplication, which gives the same bits everywhere,
-// and stops once it reaches 0.
+// taken by repeated multiplication, which gives the same bits everywhere;
+// past 2^-1000 (some 4,300 generations) it is 0, as repeated
+// multiplication would never reach it: the smallest subnormal times 0.85
+// rounds back to itself.
 func generational(c float64, hops int, limit float64) float64 {
 	f := 1.0
-	for i := 1; i < hops && f > 0; i++ {
-		f *= GenerationFactor
+	for i := 1; i < hops; i++ {
+		if f *= GenerationFactor; f < 0x1p-1000 {
+			f = 0
+			break
+		}
 	}
 	return min(c*f, limit)
 }

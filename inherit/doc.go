@@ -30,9 +30,12 @@
 //   - Below the retrieval floor 0.05 on arrival a row is stored archived
 //     and counted (Counts.ArchivedBelowFloor), never dropped.
 //
-// A row born of a reflection item or an autopsy marker takes its
-// ConfidenceAtCreation from its arrival: imported authority does not
-// transfer. So does an inherited entry; its source keeps what it claimed.
+// Every admitted row takes its ConfidenceAtCreation from its arrival:
+// imported authority does not transfer; an entry's source keeps what the
+// bundle claimed. Its provenance is the channel's (predecessor, clade),
+// except that a death testament (death_reflection) stays one. An entry
+// the bundle holds archived arrives archived, and a warning says so; with
+// Options.Quarantine every other row lands quarantined.
 //
 // # Reflection items and autopsy markers
 //

@@ -115,4 +115,13 @@ func admitted(p *inherit.Plan, id string) *inherit.Arrival {
 	return nil
 }
 
+func mustTime(t testing.TB, s string) time.Time {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }

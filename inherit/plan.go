@@ -151,8 +151,12 @@ func (p *Plan) Resolve(merge func(SameAs) bool) {
 	}
 	for i := range p.SameAs {
 		s := &p.SameAs[i]
+		k, ok := byID[s.NewID]
+		if !ok {
+			continue // not a pair of this plan's rows
+		}
 		s.Merged = merge(*s)
-		a := &p.Admit[byID[s.NewID]]
+		a := &p.Admit[k]
 		a.SameAs = ""
 		if s.Merged {
 			a.SameAs = s.ExistingID

@@ -63,8 +63,9 @@ func (pl *planner) run() error {
 	if err != nil {
 		return err
 	}
-	// rowOf maps every reviewed id to the row it is after the apply: its
-	// own when admitted, the sighted row's otherwise.
+	// rowOf maps each entry id of the bundle to the row it is after the
+	// apply: its own when admitted, the sighted row's otherwise (for the
+	// edges and the autopsy's markers).
 	rowOf := make(map[string]string, len(cands))
 	admitted := make(map[string]int, len(cands)) // id → index in p.Admit
 	var markers []Flag
@@ -92,7 +93,7 @@ func (pl *planner) run() error {
 	pl.flags(markers, admitted)
 	pl.edges(rowOf, inBundle)
 	if pl.o.Channel == ChannelPredecessor && b.Header.Generation >= pl.t.Generation {
-		pl.warn(fmt.Sprintf("bundle generation %d is not below the store's generation %d: every entry of it counts as 1 hop", b.Header.Generation, pl.t.Generation))
+		pl.warn(fmt.Sprintf("bundle generation %d is not below the store's generation %d: a predecessor comes from an earlier generation (sources not below the store count as 1 hop)", b.Header.Generation, pl.t.Generation))
 	}
 	pl.warnings()
 	pl.p.Counts.FlaggedToxic = len(pl.p.Flags)

@@ -5,27 +5,83 @@ import (
 	"sync/atomic"
 )
 
-// A kernel computes float32 dot products one tile at a time: for i < nq and
-// j < nr, out[i*nr+j] = Σ_k q[i*dims+k]·r[j*dims+k], where q holds nq rows
-// and r holds nr rows of dims components each. A kernel may sum in any order
-// and may fuse multiply-adds: its scores only choose the candidates, whose
-// cosines are then recomputed in float64, and the candidate margin covers
-// any summation order.
+// panelWidth is the number of references in a panel: the unit of the
+// packed reference layout every kernel reads (see pack.go).
+const panelWidth = 16
+
+// A kernel computes float32 dot products one block at a time. Its
+// arguments are a query panel qp of m queries (component k of query i at
+// qp[k*m+i]) and np reference panels rp (component k of reference j of
+// panel p at rp[p*16*dims + k*16 + j]). For i < m and j < 16·np it sets
+//
+//	out[i*ldo+j] = Σ_k qp[k*m+i] · rp[(j/16)*16*dims + k*16 + j%16]
+//
+// and raises the 16 lanes rmax[i*16 : i*16+16] so that their maximum is at
+// least every score of row i; each lane keeps its value or takes one of the
+// row's scores. m must be one of the kernel's heights.
+//
+// A kernel may sum in any order and may fuse multiply-adds: its scores only
+// choose the candidates, whose cosines are then recomputed in float64, and
+// the candidate margin covers any summation order.
 type kernel struct {
-	name string
-	tile func(out, q, r []float32, nq, nr, dims int)
+	name    string
+	heights []int // query panel heights, largest first, ending with 1
+	block   func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int)
+}
+
+// height returns the panel height for the next n of a kernel's queries:
+// its largest height when n reaches it, else the smallest height that
+// holds all n.
+func (k *kernel) height(n int) int {
+	if n >= k.heights[0] {
+		return k.heights[0]
+	}
+	h := k.heights[0]
+	for _, x := range k.heights {
+		if x >= n {
+			h = x
+		}
+	}
+	return h
+}
+
+// checkBlock panics unless the slices of a block call of the named kernel
+// hold what the contract reads and writes: the assembly kernels trust
+// their arguments.
+func checkBlock(name string, heights []int, out, ldo, rmax, qp, m, rp, np, dims int) {
+	ok := false
+	for _, h := range heights {
+		ok = ok || h == m
+	}
+	if !ok || ldo < np*panelWidth || out < (m-1)*ldo+np*panelWidth ||
+		rmax < m*panelWidth || qp < m*dims || rp < np*panelWidth*dims {
+		panic(fmt.Sprintf("similarity: %s block m=%d np=%d dims=%d ldo=%d with out %d, rmax %d, qp %d, rp %d",
+			name, m, np, dims, ldo, out, rmax, qp, rp))
+	}
 }
 
 // kernels lists the kernels this CPU can run, slowest first. A faster path
-// is appended by an init function of its own file, guarded by a CPU check.
-var kernels = []*kernel{
-	{name: "generic", tile: tileGeneric},
-}
+// is registered by an init function of its own file, guarded by a CPU
+// check.
+var kernels = []*kernel{generic}
 
-var current atomic.Pointer[kernel]
+var generic = &kernel{name: "generic", heights: genericHeights, block: blockGeneric}
 
-func init() {
-	current.Store(kernels[len(kernels)-1])
+var genericHeights = []int{12, 8, 6, 4, 3, 2, 1}
+
+// current is the kernel searches use; package variables are set before any
+// init function runs, so register always finds it.
+var current = func() *atomic.Pointer[kernel] {
+	var p atomic.Pointer[kernel]
+	p.Store(generic)
+	return &p
+}()
+
+// register adds a kernel faster than every one before it and makes it the
+// default.
+func register(k *kernel) {
+	kernels = append(kernels, k)
+	current.Store(k)
 }
 
 // Impl returns the name of the kernel that MaxCos and Within use: the

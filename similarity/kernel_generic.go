@@ -1,93 +1,74 @@
 package similarity
 
-// This file holds the hot loop: the only code that touches every
-// (query, reference, component) triple. A faster kernel (SIMD assembly, say)
-// replaces tileGeneric behind the same contract and nothing else changes.
+// This file holds the portable kernel, the one every CPU runs and the one
+// the assembly kernels are tested against.
 
-// tileGeneric is the portable tile kernel: for i < nq and j < nr,
-//
-//	out[i*nr+j] = Σ_k q[i*dims+k] · r[j*dims+k]
-//
-// summed in float32 in increasing k. It works on 3 queries × 2 references at
-// a time: six independent accumulators keep the floating-point units busy,
-// every component loaded is used three or two times, and everything stays
-// in registers (4×2 spills on amd64, and measured slower).
-func tileGeneric(out, q, r []float32, nq, nr, dims int) {
-	out = out[:nq*nr]
-	q = q[:nq*dims]
-	r = r[:nr*dims]
-	i := 0
-	for ; i+3 <= nq; i += 3 {
-		q0 := q[i*dims : (i+1)*dims]
-		q1 := q[(i+1)*dims : (i+2)*dims]
-		q2 := q[(i+2)*dims : (i+3)*dims]
-		o0 := out[i*nr : (i+1)*nr]
-		o1 := out[(i+1)*nr : (i+2)*nr]
-		o2 := out[(i+2)*nr : (i+3)*nr]
-		j := 0
-		for ; j+2 <= nr; j += 2 {
-			o0[j], o1[j], o2[j], o0[j+1], o1[j+1], o2[j+1] = dot3x2(q0, q1, q2, r[j*dims:(j+1)*dims], r[(j+1)*dims:(j+2)*dims])
+// blockGeneric is the portable block kernel (see kernel): it sums in
+// float32 in increasing k, 3 queries × 2 references at a time, so that six
+// independent accumulators keep the floating-point units busy and every
+// component loaded is used two or three times, all in registers.
+func blockGeneric(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int) {
+	if np == 0 {
+		return
+	}
+	checkBlock("generic", genericHeights, len(out), ldo, len(rmax), len(qp), m, len(rp), np, dims)
+	qp = qp[:m*dims]
+	for p := range np {
+		r := rp[p*panelWidth*dims : (p+1)*panelWidth*dims]
+		i := 0
+		for ; i+3 <= m; i += 3 {
+			o0 := out[i*ldo+p*panelWidth : i*ldo+(p+1)*panelWidth]
+			o1 := out[(i+1)*ldo+p*panelWidth : (i+1)*ldo+(p+1)*panelWidth]
+			o2 := out[(i+2)*ldo+p*panelWidth : (i+2)*ldo+(p+1)*panelWidth]
+			for j := 0; j < panelWidth; j += 2 {
+				o0[j], o1[j], o2[j], o0[j+1], o1[j+1], o2[j+1] = dot3x2(qp, m, i, r, j)
+			}
 		}
-		if j < nr {
-			o0[j], o1[j], o2[j] = dot3x1(q0, q1, q2, r[j*dims:(j+1)*dims])
+		for ; i < m; i++ {
+			o := out[i*ldo+p*panelWidth : i*ldo+(p+1)*panelWidth]
+			for j := 0; j < panelWidth; j += 2 {
+				o[j], o[j+1] = dot1x2(qp, m, i, r, j)
+			}
 		}
 	}
-	for ; i < nq; i++ {
-		qi := q[i*dims : (i+1)*dims]
-		oi := out[i*nr : (i+1)*nr]
-		j := 0
-		for ; j+2 <= nr; j += 2 {
-			oi[j], oi[j+1] = dot1x2(qi, r[j*dims:(j+1)*dims], r[(j+1)*dims:(j+2)*dims])
+	for i := range m {
+		mx := rmax[i*panelWidth]
+		for _, x := range out[i*ldo : i*ldo+np*panelWidth] {
+			if x > mx {
+				mx = x
+			}
 		}
-		if j < nr {
-			oi[j] = dot1x1(qi, r[j*dims:(j+1)*dims])
-		}
+		rmax[i*panelWidth] = mx
 	}
 }
 
-func dot3x2(q0, q1, q2, r0, r1 []float32) (s00, s10, s20, s01, s11, s21 float32) {
-	n := len(r0)
-	q0, q1, q2, r1 = q0[:n], q1[:n], q2[:n], r1[:n]
-	for k, a := range r0 {
-		b := r1[k]
-		x := q0[k]
+// dot3x2 returns the dot products of queries i, i+1, i+2 of the panel qp
+// (height m) with references j, j+1 of the panel r.
+func dot3x2(qp []float32, m, i int, r []float32, j int) (s00, s10, s20, s01, s11, s21 float32) {
+	for i+2 < len(qp) && j+1 < len(r) {
+		a, b := r[j], r[j+1]
+		x := qp[i]
 		s00 += x * a
 		s01 += x * b
-		x = q1[k]
+		x = qp[i+1]
 		s10 += x * a
 		s11 += x * b
-		x = q2[k]
+		x = qp[i+2]
 		s20 += x * a
 		s21 += x * b
+		i += m
+		j += panelWidth
 	}
 	return
 }
 
-func dot3x1(q0, q1, q2, r0 []float32) (s0, s1, s2 float32) {
-	n := len(r0)
-	q0, q1, q2 = q0[:n], q1[:n], q2[:n]
-	for k, a := range r0 {
-		s0 += q0[k] * a
-		s1 += q1[k] * a
-		s2 += q2[k] * a
+// dot1x2 returns the dot products of query i of the panel qp (height m)
+// with references j, j+1 of the panel r.
+func dot1x2(qp []float32, m, i int, r []float32, j int) (s0, s1 float32) {
+	for ; i < len(qp) && j+1 < len(r); i, j = i+m, j+panelWidth {
+		x := qp[i]
+		s0 += x * r[j]
+		s1 += x * r[j+1]
 	}
 	return
-}
-
-func dot1x2(q, r0, r1 []float32) (s0, s1 float32) {
-	n := len(q)
-	r0, r1 = r0[:n], r1[:n]
-	for k, x := range q {
-		s0 += x * r0[k]
-		s1 += x * r1[k]
-	}
-	return
-}
-
-func dot1x1(q, r []float32) (s float32) {
-	q = q[:len(r)]
-	for k, a := range r {
-		s += q[k] * a
-	}
-	return s
 }

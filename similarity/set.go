@@ -2,8 +2,9 @@ package similarity
 
 import (
 	"fmt"
-	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Set is an immutable set of reference vectors of one embedding space, held
@@ -14,8 +15,14 @@ type Set struct {
 	dims  int
 	n     int
 	raw   []float32 // n rows of dims: the components as added, for the float64 recheck
-	unit  []float32 // n rows of dims: raw/‖raw‖ rounded to float32, for the kernel; zero rows stay zero
 	sumSq []float64 // n sums of squares of raw, as sumSq64 computes them
+
+	// The kernels' layout of the references, made by the first search and
+	// replaced by one with a cluster index by the first search large
+	// enough to try one (tried).
+	lay   atomic.Pointer[layout]
+	layMu sync.Mutex // held while a layout is made
+	tried atomic.Bool
 }
 
 // SetBuilder collects the references of a Set.
@@ -49,15 +56,6 @@ func (b *SetBuilder) Add(v []float32) (index int, err error) {
 		}
 	}
 	s.raw = append(s.raw, v...)
-	row := len(s.unit)
-	s.unit = append(s.unit, make([]float32, s.dims)...)
-	if ss > 0 {
-		norm := math.Sqrt(ss)
-		u := s.unit[row : row+s.dims]
-		for i, x := range v {
-			u[i] = float32(float64(x) / norm)
-		}
-	}
 	s.sumSq = append(s.sumSq, ss)
 	s.n++
 	return s.n - 1, nil
@@ -67,7 +65,6 @@ func (b *SetBuilder) Add(v []float32) (index int, err error) {
 func (b *SetBuilder) Grow(n int) {
 	s := b.s
 	s.raw = slices.Grow(s.raw, n*s.dims)
-	s.unit = slices.Grow(s.unit, n*s.dims)
 	s.sumSq = slices.Grow(s.sumSq, n)
 }
 

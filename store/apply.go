@@ -179,7 +179,7 @@ func (a *applier) admit(ctx context.Context) error {
 
 func (a *applier) sightings(ctx context.Context) error {
 	for _, sg := range a.p.Sightings {
-		if _, err := a.tx.tx.ExecContext(ctx, `INSERT INTO sightings(entry_id, activity_id, incoming_id, source_golem_id,
+		if _, err := a.tx.exec(ctx, `INSERT INTO sightings(entry_id, activity_id, incoming_id, source_golem_id,
 			source_generation, confidence, cosine) VALUES(?,?,?,?,?,?,?)`,
 			sg.ExistingID, a.activity, sg.IncomingID, sg.SourceGolemID, sg.SourceGeneration, sg.Confidence, sg.Cosine); err != nil {
 			return fmt.Errorf("sighting of entry %q by %q: %w", sg.ExistingID, sg.IncomingID, err)
@@ -197,7 +197,7 @@ func (a *applier) sightings(ctx context.Context) error {
 
 func (a *applier) sameAs(ctx context.Context) error {
 	for _, c := range a.p.SameAs {
-		if _, err := a.tx.tx.ExecContext(ctx, `INSERT INTO review_candidates(kind, entry_id, other_id, cosine, activity_id)
+		if _, err := a.tx.exec(ctx, `INSERT INTO review_candidates(kind, entry_id, other_id, cosine, activity_id)
 			VALUES('same_as',?,?,?,?)`, c.NewID, c.ExistingID, c.Cosine, a.activity); err != nil {
 			return fmt.Errorf("same_as candidate %q ~ %q: %w", c.NewID, c.ExistingID, err)
 		}
@@ -217,7 +217,7 @@ func (a *applier) flags(ctx context.Context) error {
 	for _, f := range a.p.Flags {
 		var rec sql.NullString
 		var contrib sql.NullFloat64
-		err := a.tx.tx.QueryRowContext(ctx, "SELECT toxic_recommendation, toxic_contribution FROM grimoire_entries WHERE id=?",
+		err := a.tx.queryRow(ctx, "SELECT toxic_recommendation, toxic_contribution FROM grimoire_entries WHERE id=?",
 			f.EntryID).Scan(&rec, &contrib)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, ErrNoEntry)
@@ -231,7 +231,7 @@ func (a *applier) flags(ctx context.Context) error {
 		// recommendation of the greatest contribution to failure.
 		if rec.Valid && contrib.Valid && contrib.Float64 > f.Contribution && rec.String != f.Recommendation {
 			d["kept"] = map[string]any{"recommendation": rec.String, "contribution": contrib.Float64}
-		} else if _, err := a.tx.tx.ExecContext(ctx, `UPDATE grimoire_entries SET toxic_recommendation=?, toxic_contribution=?,
+		} else if _, err := a.tx.exec(ctx, `UPDATE grimoire_entries SET toxic_recommendation=?, toxic_contribution=?,
 			updated_by=? WHERE id=?`, f.Recommendation, f.Contribution, a.activity, f.EntryID); err != nil {
 			return fmt.Errorf("autopsy flag on entry %q: %w", f.EntryID, err)
 		}

@@ -1,7 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,5 +99,42 @@ func TestCheckParentNeverApplied(t *testing.T) {
 	want := []Problem{{"provenance", "parent bundle " + parent + " was never applied (run bardo inherit with it again)"}}
 	if d := cmp.Diff(want, problems); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
+// TestCheckDamagedFile: bytes overwritten in the middle of the file are
+// found, as integrity problems or as an ErrCorrupt error.
+func TestCheckDamagedFile(t *testing.T) {
+	ctx := context.Background()
+	p, s := newStore(t)
+	var recs []grimoire.Record
+	for i := range 300 {
+		recs = append(recs, entry(fmt.Sprintf("e%03d", i), strings.Repeat("padding ", 20), 0.5))
+	}
+	mustIngest(t, s, newExport(t0).add(recs...).bytes(t), t0)
+	s.Close()
+	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xa5}, 4096), 3*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	r, err := Open(ctx, p, Options{})
+	if err != nil {
+		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotStore) {
+			t.Fatalf("Open of a damaged store = %v, want ErrCorrupt", err)
+		}
+		return
+	}
+	defer r.Close()
+	problems, err := r.Check(ctx)
+	if err == nil && len(problems) == 0 {
+		t.Fatal("Check finds nothing wrong with a damaged store")
+	}
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Check = %v, want ErrCorrupt", err)
 	}
 }

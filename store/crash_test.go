@@ -28,9 +28,9 @@ const (
 )
 
 // crashRows is the size of the plan a child is killed in the middle of:
-// applying it takes long enough (most of a second) for the kills to land
-// inside its transaction.
-const crashRows = 10000
+// applying it takes a few hundred milliseconds, so that the kills land
+// before, inside and after its transaction.
+const crashRows = 6000
 
 const bigBundle = "sha256:2222222222222222222222222222222222222222222222222222222222222222"
 
@@ -151,7 +151,7 @@ func TestCrashMidApply(t *testing.T) {
 	s.Close()
 
 	// The delays only move where the kill lands; every outcome must hold.
-	for _, delay := range []time.Duration{0, 250 * time.Millisecond, 600 * time.Millisecond} {
+	for _, delay := range []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond} {
 		t.Run(fmt.Sprint("kill after ", delay), func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "grimoire.db")
 			createAt(t, p)

@@ -23,19 +23,19 @@ func documentDigest(text string) string {
 func (t *Tx) putDocument(ctx context.Context, name, text string, activity int64) (bool, error) {
 	digest := documentDigest(text)
 	var have string
-	err := t.tx.QueryRowContext(ctx, "SELECT digest FROM documents WHERE name=?", name).Scan(&have)
+	err := t.queryRow(ctx, "SELECT digest FROM documents WHERE name=?", name).Scan(&have)
 	switch {
 	case err == nil && have == digest:
 		return false, nil
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
 		return false, fmt.Errorf("document %q: %w", name, err)
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO documents(name, text, digest, updated_by) VALUES(?,?,?,?)
+	if _, err := t.exec(ctx, `INSERT INTO documents(name, text, digest, updated_by) VALUES(?,?,?,?)
 		ON CONFLICT(name) DO UPDATE SET text=excluded.text, digest=excluded.digest, updated_by=excluded.updated_by`,
 		name, text, digest, activity); err != nil {
 		return false, fmt.Errorf("document %q: %w", name, err)
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO document_versions(name, digest, text, activity_id) VALUES(?,?,?,?)
+	if _, err := t.exec(ctx, `INSERT INTO document_versions(name, digest, text, activity_id) VALUES(?,?,?,?)
 		ON CONFLICT(name, activity_id) DO UPDATE SET digest=excluded.digest, text=excluded.text`,
 		name, digest, text, activity); err != nil {
 		return false, fmt.Errorf("document %q: %w", name, err)

@@ -21,7 +21,7 @@ const (
 // addEdge inserts e unless the store holds an edge between the same ends,
 // which stays as it is: inheritance never rewrites the successor's graph.
 func (t *Tx) addEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64) (edgeResult, error) {
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO causal_edges(source_id, target_id, weight, evidence, lag, mechanism, created_by, updated_by)
+	res, err := t.exec(ctx, `INSERT INTO causal_edges(source_id, target_id, weight, evidence, lag, mechanism, created_by, updated_by)
 		VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(source_id, target_id) DO NOTHING`,
 		e.SourceID, e.TargetID, e.Weight, e.Evidence, e.Lag, nullString(e.Mechanism), activity, activity)
 	if err != nil {
@@ -41,7 +41,7 @@ func (t *Tx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64
 	var evidence int64
 	var lag sql.NullInt64
 	var mech sql.NullString
-	err := t.tx.QueryRowContext(ctx, "SELECT weight, evidence, lag, mechanism FROM causal_edges WHERE source_id=? AND target_id=?",
+	err := t.queryRow(ctx, "SELECT weight, evidence, lag, mechanism FROM causal_edges WHERE source_id=? AND target_id=?",
 		e.SourceID, e.TargetID).Scan(&weight, &evidence, &lag, &mech)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t.addEdge(ctx, e, activity)
@@ -53,7 +53,7 @@ func (t *Tx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64
 	if weight == e.Weight && evidence == e.Evidence && sameLag && mech.String == e.Mechanism {
 		return edgeKept, nil
 	}
-	_, err = t.tx.ExecContext(ctx, `UPDATE causal_edges SET weight=?, evidence=?, lag=?, mechanism=?, updated_by=?
+	_, err = t.exec(ctx, `UPDATE causal_edges SET weight=?, evidence=?, lag=?, mechanism=?, updated_by=?
 		WHERE source_id=? AND target_id=?`,
 		e.Weight, e.Evidence, e.Lag, nullString(e.Mechanism), activity, e.SourceID, e.TargetID)
 	if err != nil {
@@ -66,7 +66,7 @@ func (t *Tx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64
 func (t *Tx) hasEntries(ctx context.Context, ids ...string) (bool, error) {
 	for _, id := range ids {
 		var one int
-		err := t.tx.QueryRowContext(ctx, "SELECT 1 FROM grimoire_entries WHERE id=?", id).Scan(&one)
+		err := t.queryRow(ctx, "SELECT 1 FROM grimoire_entries WHERE id=?", id).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}

@@ -72,7 +72,7 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 	if e.ConfidenceAtCreation != nil {
 		cac = *e.ConfidenceAtCreation
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO grimoire_entries(`+entryColumns+`)
+	_, err = t.exec(ctx, `INSERT INTO grimoire_entries(`+entryColumns+`)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.ID, t.s.meta.GolemID, e.Category, e.Content, e.Confidence, cac, e.QualityScore,
 		e.DecayClass, nullString(e.MarketRegime), defaultString(e.Domain, "general"), string(tags),
@@ -90,7 +90,7 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 		if r.EmbeddingModel == "" {
 			return fmt.Errorf("entry %q: embedding without a model", e.ID)
 		}
-		if _, err := t.tx.ExecContext(ctx, "INSERT INTO embeddings(entry_id, model, dims, vector) VALUES(?,?,?,?)",
+		if _, err := t.exec(ctx, "INSERT INTO embeddings(entry_id, model, dims, vector) VALUES(?,?,?,?)",
 			e.ID, r.EmbeddingModel, len(e.Embedding), packF32(e.Embedding)); err != nil {
 			return fmt.Errorf("entry %q: embedding: %w", e.ID, err)
 		}
@@ -109,14 +109,14 @@ func (t *Tx) LinkChange(ctx context.Context, activity int64, entryID, action str
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO entry_changes(activity_id, entry_id, action, detail) VALUES(?,?,?,?)
+	_, err = t.exec(ctx, `INSERT INTO entry_changes(activity_id, entry_id, action, detail) VALUES(?,?,?,?)
 		ON CONFLICT(activity_id, entry_id, action) DO UPDATE SET detail=excluded.detail`, activity, entryID, action, string(b))
 	return err
 }
 
 // Flag sets a review flag on an entry (a flag, never a retraction).
 func (t *Tx) Flag(ctx context.Context, entryID, flag, reason string, activity int64) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO review_flags(entry_id, flag, reason, activity_id) VALUES(?,?,?,?)
+	_, err := t.exec(ctx, `INSERT INTO review_flags(entry_id, flag, reason, activity_id) VALUES(?,?,?,?)
 		ON CONFLICT(entry_id, flag) DO NOTHING`, entryID, flag, reason, activity)
 	return err
 }

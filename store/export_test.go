@@ -97,7 +97,7 @@ func TestExportOneSpace(t *testing.T) {
 		vec("a", "model-b", 1, 0, 0),
 		vec("b", "model-b", 0, 1, 0),
 		vec("c", "model-a", 1, 0),
-		vec("d", "", /* no vector */),
+		vec("d", "" /* no vector */),
 	)
 	var b bytes.Buffer
 	st, err := s.Export(context.Background(), &b, ExportOptions{})

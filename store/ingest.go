@@ -223,7 +223,7 @@ func (t *Tx) ingestState(ctx context.Context, id string) (*ingestRow, error) {
 	var r ingestRow
 	var srcGolem, lastAccessed string
 	var srcGen int
-	err := t.tx.QueryRowContext(ctx, `SELECT content, confidence, quality_score, validated_count, contradicted_count,
+	err := t.queryRow(ctx, `SELECT content, confidence, quality_score, validated_count, contradicted_count,
 		strength, last_accessed_at, status, source_golem_id, source_generation, arrival_confidence
 		FROM grimoire_entries WHERE id=?`, id).Scan(&r.content, &r.confidence, &r.quality, &r.validated, &r.contradicted,
 		&r.strength, &lastAccessed, &r.status, &srcGolem, &srcGen, &r.arrival)
@@ -286,7 +286,7 @@ func (in *ingest) update(ctx context.Context, e *grimoire.Entry, cur *ingestRow)
 	// The source of an entry learned here follows its confidence; an
 	// inherited entry's source is where it was last earned, which only
 	// export may move (Export names this Golem once it is re-earned).
-	_, err := in.tx.tx.ExecContext(ctx, `UPDATE grimoire_entries SET confidence=?, quality_score=?, validated_count=?,
+	_, err := in.tx.exec(ctx, `UPDATE grimoire_entries SET confidence=?, quality_score=?, validated_count=?,
 		contradicted_count=?, strength=?, last_accessed_at=?, status=?,
 		source_confidence=CASE WHEN ? THEN ? ELSE source_confidence END, updated_by=? WHERE id=?`,
 		next.confidence, next.quality, next.validated, next.contradicted, next.strength, formatTime(next.lastAccessed),

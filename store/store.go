@@ -11,6 +11,13 @@
 // change has provenance. A library (the owner's Library of Babel) is a store
 // of kind "library" with the same schema.
 //
+// Rows arrive by ApplyInherit (a plan package inherit made of a
+// predecessor's or a sibling's bundle) and by Ingest (the Golem's own
+// export), each one transaction recorded as one activity and idempotent by
+// its input's digest; they leave by Export, the bardo.grimoire-export/v1
+// the Golem's own death bundle will be made of. Check verifies the rows
+// against what the activities recorded.
+//
 // Writers hold an exclusive lock (package internal/lock) on PATH.lock for
 // the whole run; readers take none and never migrate.
 package store
@@ -66,7 +73,7 @@ var (
 	ErrNotStore = errors.New("not a bardo store")
 	// ErrExists is returned by Create when the file already exists.
 	ErrExists = errors.New("store already exists")
-	// ErrCorrupt is returned when a store fails its integrity check.
+	// ErrCorrupt marks an error of a store file SQLite finds damaged.
 	ErrCorrupt = errors.New("store is corrupt")
 )
 

@@ -15,8 +15,44 @@ var ErrReadOnly = errors.New("store is open read-only")
 // Tx is one write transaction: everything in it lands together or not at
 // all.
 type Tx struct {
-	tx *sql.Tx
-	s  *Store
+	tx    *sql.Tx
+	s     *Store
+	stmts map[string]*sql.Stmt // prepared once per transaction: parsing SQL is most of a row's cost
+}
+
+// exec runs a statement of the transaction, prepared on first use.
+func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := t.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// queryRow runs a one-row query of the transaction, prepared on first use.
+func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := t.prepared(ctx, query)
+	if err != nil {
+		return t.tx.QueryRowContext(ctx, query, args...) // reports the same error through Scan
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// prepared returns the transaction's statement for query; it is closed
+// with the transaction.
+func (t *Tx) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if t.stmts == nil {
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	t.stmts[query] = st
+	return st, nil
 }
 
 // SQL exposes the transaction to the other files of this package's users
@@ -30,13 +66,13 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return classify(err)
 	}
 	if err := fn(&Tx{tx: tx, s: s}); err != nil {
 		tx.Rollback()
-		return err
+		return classify(err)
 	}
-	return tx.Commit()
+	return classify(tx.Commit())
 }
 
 // Kinds of activity this package records.
@@ -84,10 +120,10 @@ func (t *Tx) RecordActivity(ctx context.Context, a Activity) (int64, error) {
 func (s *Store) readTx(ctx context.Context, fn func(querier) error) error {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return err
+		return classify(err)
 	}
 	defer tx.Rollback() // nothing to commit
-	return fn(tx)
+	return classify(fn(tx))
 }
 
 // deferForeignKeys lets the transaction's rows refer to each other in any

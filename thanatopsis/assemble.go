@@ -8,17 +8,15 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// assemble makes the bundle from what the collectors kept.
-func (p *pass) assemble() *bundle.Bundle {
-	ranked := p.selection.sel.Result()
+// assemble makes the bundle's header and its bottleneck sections from
+// what the collectors kept: the ranked entries, PLAYBOOK.md and the
+// germline causal graph. The reflection, the autopsy and the left-out
+// closure are added by the caller.
+func (p *pass) assemble(ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLeftOut int) *bundle.Bundle {
 	entries := make([]bundle.Entry, len(ranked))
-	selected := make(map[string]bool, len(ranked))
 	for i, r := range ranked {
 		entries[i] = germlineEntry(r, p.header)
-		selected[r.Entry.ID] = true
 	}
-	edges, edgesLeftOut := p.graph.germline(selected)
-
 	b := &bundle.Bundle{
 		Header: p.bundleHeader(),
 		Body: bundle.Body{

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,42 +32,64 @@ var somaMarkers = []string{
 	"SOMA-OTHER-DOCUMENT",  // a document other than PLAYBOOK.md
 	"SOMA-DREAM-JOURNAL",   // a dream_journal entry
 	"SOMA-DUPLICATE-EDGE",  // the duplicate edge that lost to the one with more evidence
-	"pleasure", "arousal", "dominance", "owner", "episode_ids",
 }
 
+// somaFields are the export's names of soma fields: no key or string of a
+// bundle may be one of them. (Reflection prose may use the words.)
+var somaFields = []string{"owner_address", "emotional_tag", "pleasure", "arousal", "dominance", "parent_episode_ids", "used_entry_ids"}
+
 func TestWeismannBarrier(t *testing.T) {
-	b := build(t, small, thanatopsis.Options{})
-	js, err := json.Marshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	encoded, err := bundle.Marshal(b)
-	if err != nil {
-		t.Fatalf("bundle.Marshal: %v", err)
-	}
-	var strs []string
-	walkStrings(reflect.ValueOf(b), &strs)
-	for _, m := range somaMarkers {
-		if bytes.Contains(js, []byte(m)) {
-			t.Errorf("soma %q in the bundle as JSON", m)
+	for _, maxEntries := range []int{0, 1} {
+		b := build(t, small, thanatopsis.Options{MaxEntries: maxEntries, Force: true})
+		if b.Body.Reflection == nil || b.Body.Autopsy == nil {
+			t.Fatal("the bundle has no reflection or no autopsy: the barrier test would pass for the wrong reason")
 		}
-		if bytes.Contains(encoded, []byte(m)) {
-			t.Errorf("soma %q in the bundle's CBOR", m)
+		js, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, s := range strs {
-			if bytes.Contains([]byte(s), []byte(m)) {
-				t.Errorf("soma %q in the bundle string %q", m, s)
+		encoded, err := bundle.Marshal(b)
+		if err != nil {
+			t.Fatalf("bundle.Marshal: %v", err)
+		}
+		var strs []string
+		walkStrings(reflect.ValueOf(b), &strs)
+		for _, m := range somaMarkers {
+			if bytes.Contains(js, []byte(m)) {
+				t.Errorf("max %d: soma %q in the bundle as JSON", maxEntries, m)
+			}
+			if bytes.Contains(encoded, []byte(m)) {
+				t.Errorf("max %d: soma %q in the bundle's CBOR", maxEntries, m)
+			}
+			for _, s := range strs {
+				if strings.Contains(s, m) {
+					t.Errorf("max %d: soma %q in the bundle string %q", maxEntries, m, s)
+				}
+			}
+		}
+		for _, f := range somaFields {
+			if bytes.Contains(encoded, cborText(f)) {
+				t.Errorf("max %d: soma field %q is a key or string of the bundle's CBOR", maxEntries, f)
+			}
+			if slices.Contains(strs, f) {
+				t.Errorf("max %d: soma field %q is a string of the bundle", maxEntries, f)
 			}
 		}
 	}
 	// The markers are in the export: a test that cannot find them anywhere
 	// would pass for the wrong reason.
 	export := readFile(t, small)
-	for _, m := range somaMarkers[:11] {
+	for _, m := range append(somaMarkers, somaFields...) {
 		if !bytes.Contains(export, []byte(m)) {
 			t.Errorf("marker %q is not in %s", m, small)
 		}
 	}
+}
+
+// cborText is the CBOR encoding of the short text string s (under 24
+// bytes): how a key is written.
+func cborText(s string) []byte {
+	return append([]byte{0x60 | byte(len(s))}, s...)
 }
 
 // walkStrings appends every string reachable from v.
@@ -104,29 +129,70 @@ func TestPlaybook(t *testing.T) {
 	if d := cmp.Diff(want, b.Body.Playbook); d != "" {
 		t.Errorf("playbook (-want +got):\n%s", d)
 	}
-	if b.Body.Reflection != nil || b.Body.Autopsy != nil || b.Body.LeftOut != nil {
-		t.Errorf("reflection, autopsy and left out belong to later stages; got %v, %v, %v", b.Body.Reflection, b.Body.Autopsy, b.Body.LeftOut)
-	}
 }
 
-func TestDeterministicUnderShuffle(t *testing.T) {
-	lines := bytes.SplitAfter(bytes.TrimRight(readFile(t, small), "\n"), []byte("\n"))
+// shuffled returns the export at path with its records (all lines but
+// the header) in an order drawn from rng.
+func shuffled(t *testing.T, path string, rng *rand.Rand) []byte {
+	t.Helper()
+	lines := bytes.SplitAfter(bytes.TrimRight(readFile(t, path), "\n"), []byte("\n"))
 	for i := range lines {
 		lines[i] = bytes.TrimRight(lines[i], "\n")
 	}
-	header, records := lines[0], lines[1:]
-	for _, maxEntries := range []int{0, 4} {
-		want := build(t, small, thanatopsis.Options{MaxEntries: maxEntries})
-		rng := rand.New(rand.NewPCG(uint64(maxEntries), 9))
-		for trial := range 8 {
-			shuffled := append([][]byte{}, records...)
-			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			export := append(bytes.Join(append([][]byte{header}, shuffled...), []byte("\n")), '\n')
-			got := build(t, writeFile(t, "shuffled.jsonl", export), thanatopsis.Options{MaxEntries: maxEntries})
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("max %d, shuffle %d: bundle depends on record order (-file order +shuffled):\n%s", maxEntries, trial, d)
+	header, records := lines[0], slices.Clone(lines[1:])
+	rng.Shuffle(len(records), func(i, j int) { records[i], records[j] = records[j], records[i] })
+	return append(bytes.Join(append([][]byte{header}, records...), []byte("\n")), '\n')
+}
+
+func TestDeterministicUnderShuffle(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		path   string
+		trials int
+		opts   thanatopsis.Options
+	}{
+		{"small", small, 8, thanatopsis.Options{}},
+		{"small capped at 4", small, 8, thanatopsis.Options{MaxEntries: 4}},
+		// Toxic entries, a second pass, left-out entries and novelty
+		// against a clade.
+		{"fixture capped at 16 with a clade", fixture, 3, thanatopsis.Options{MaxEntries: 16, Clade: cladeOf(t, testClade(t))}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := bundle.Marshal(build(t, tt.path, tt.opts))
+			if err != nil {
+				t.Fatal(err)
 			}
+			rng := rand.New(rand.NewPCG(uint64(tt.opts.MaxEntries), 9))
+			for trial := range tt.trials {
+				got, err := bundle.Marshal(build(t, writeFile(t, "shuffled.jsonl", shuffled(t, tt.path, rng)), tt.opts))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(want, got) {
+					t.Fatalf("shuffle %d: the bundle's bytes depend on record order", trial)
+				}
+			}
+		})
+	}
+}
+
+// TestGOMAXPROCS builds with one and with two threads: the similarity
+// kernel splits its work by GOMAXPROCS, and the bytes must not change.
+func TestGOMAXPROCS(t *testing.T) {
+	opts := thanatopsis.Options{MaxEntries: 64, Clade: cladeOf(t, testClade(t))}
+	var out [][]byte
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		b := build(t, fixture, opts)
+		runtime.GOMAXPROCS(prev)
+		p, err := bundle.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out = append(out, p)
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Error("the bundle's bytes differ between GOMAXPROCS 1 and 2")
 	}
 }
 

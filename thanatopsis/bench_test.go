@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bardo-golem/bardo/fixtures/fixturetest"
+	"github.com/bardo-golem/bardo/fixtures/synth"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/novelty"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
@@ -93,4 +96,48 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatalf("%d entries, want 2048", len(bn.Body.Entries))
 		}
 	}
+}
+
+// BenchmarkBuildMedium runs the whole pipeline — bottleneck, autopsy,
+// reflection, novelty against a clade, assembly — over the medium
+// synthetic export (synth.Medium(): 20,000 entries × 64 dims, 3,000
+// episodes), capped so the toxic entries need the second pass.
+func BenchmarkBuildMedium(b *testing.B) {
+	path := fixturetest.WriteFile(b, b.TempDir(), synth.Medium())
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := grimoire.FileSource(path)
+	defer src.Close()
+	clade := randomClade(b, synth.DefaultModel, synth.Medium().Dims, 2000)
+	for _, maxEntries := range []int{0, 256} {
+		b.Run(fmt.Sprintf("max=%d", maxEntries), func(b *testing.B) {
+			b.SetBytes(st.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				a, err := thanatopsis.Analyze(src, thanatopsis.Options{MaxEntries: maxEntries, Clade: clade})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(a.Bundle.Body.Autopsy.ToxicEntries) == 0 {
+					b.Fatal("no toxic entry")
+				}
+			}
+		})
+	}
+}
+
+// randomClade is n clade entries with random vectors of model.
+func randomClade(b *testing.B, model string, dims, n int) *novelty.Clade {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ks := make([]novelty.Knowledge, n)
+	for i := range ks {
+		v := make([]float32, dims)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		ks[i] = novelty.Knowledge{ID: fmt.Sprintf("clade-%d", i), Text: fmt.Sprintf("clade knowledge %d about regime %d", i, i%7), Space: model, Vector: v}
+	}
+	return cladeOf(b, ks)
 }

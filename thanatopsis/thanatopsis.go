@@ -6,9 +6,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/bardo-golem/bardo/autopsy"
 	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/novelty"
+	deathreflect "github.com/bardo-golem/bardo/reflect"
 )
 
 // Options are the choices of a death pipeline run.
@@ -22,6 +25,31 @@ type Options struct {
 	Now time.Time
 	// Read configures the export reader.
 	Read grimoire.ReadOptions
+
+	// Force runs the epistemic autopsy even when no death clock fired.
+	Force bool
+	// Clade is the clade knowledge the reflection's novelty is scored
+	// against. Nil means none: every item's novelty is 1.
+	Clade *novelty.Clade
+	// Advisor, when set, writes reflection category 6 in place of the
+	// deterministic advice.
+	Advisor *Advisor
+	// Limits caps the reflection's categories; a field ≤ 0 takes its
+	// default (deathreflect.DefaultLimits).
+	Limits deathreflect.Limits
+}
+
+// Advisor is an external command that writes reflection category 6.
+// Running it (a process, its timeout, its output) is the caller's
+// business; the pipeline records the outcome in the bundle header.
+type Advisor struct {
+	// Command names the advisor in header.advisor.command.
+	Command string
+	// Tell asks the advisor. When it fails, or its answer is refused
+	// (deathreflect.Collector.Build says when), category 6 holds the
+	// deterministic advice and header.advisor.reason says why: an advisor
+	// never fails a bundle.
+	Tell deathreflect.TellFunc
 }
 
 // ErrMaxEntries is matched, with errors.Is, by the error Build returns for
@@ -40,35 +68,47 @@ func (o *Options) maxEntries() (int, error) {
 	return o.MaxEntries, nil
 }
 
-// Build reads the export src once and returns its germline bundle. When
-// the reader fails, or the export breaks the format anywhere, Build returns
+func (o *Options) check() error {
+	if a := o.Advisor; a != nil && (a.Command == "" || a.Tell == nil) {
+		return errors.New("advisor without a command or a tell function")
+	}
+	return nil
+}
+
+// Build reads the export src and returns its germline bundle. When the
+// reader fails, or the export breaks the format anywhere, Build returns
 // the reader's error and no bundle.
 //
 // ARCHITECTURE.md calls src's type grimoire.Source; grimoire names it Input
 // because Source is an entry's source in the export model.
 func Build(src *grimoire.Input, opts Options) (*bundle.Bundle, error) {
-	maxEntries, err := opts.maxEntries()
+	a, err := analyze(src, opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := src.Open(opts.Read)
-	if err != nil {
-		return nil, err
+	return a.Bundle, nil
+}
+
+// Analyze runs the whole pipeline, as Build does, and returns what each
+// stage found besides the bundle: the commands that print the autopsy,
+// the reflection or its novelty read the export exactly as bundle does.
+func Analyze(src *grimoire.Input, opts Options) (*Analysis, error) {
+	return analyze(src, opts)
+}
+
+// opener is what the pipeline needs of an export: that it can be read
+// more than once. *grimoire.Input is one; tests count the reads.
+type opener interface {
+	Name() string
+	Open(opts grimoire.ReadOptions) (*grimoire.Reader, error)
+}
+
+// exportName is how messages name the export src read with opts.
+func exportName(src opener, opts grimoire.ReadOptions) string {
+	if opts.Name != "" {
+		return opts.Name
 	}
-	h := r.Header()
-	now := opts.Now
-	if now.IsZero() {
-		now = h.ExportedAt
-	}
-	p := newPass(h, maxEntries, now)
-	if err := p.read(r); err != nil {
-		r.Close()
-		return nil, err
-	}
-	if err := r.Close(); err != nil {
-		return nil, err
-	}
-	return p.assemble(), nil
+	return src.Name()
 }
 
 // collector is one stage's view of the pass: it sees every valid record
@@ -80,25 +120,29 @@ type collector interface {
 
 // pass is one read of an export through every collector.
 type pass struct {
-	header    *grimoire.Header
-	selection *selection
-	graph     *graph
-	documents *documents
-	episodes  *episodes
+	header     *grimoire.Header
+	selection  *selection
+	graph      *graph
+	documents  *documents
+	episodes   *episodes
+	autopsy    *autopsyStage
+	reflection *reflectionStage
 }
 
-func newPass(h *grimoire.Header, maxEntries int, now time.Time) *pass {
+func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits deathreflect.Limits) *pass {
 	return &pass{
-		header:    h,
-		selection: &selection{sel: bottleneck.NewSelector(maxEntries, now)},
-		graph:     &graph{},
-		documents: &documents{},
-		episodes:  &episodes{},
+		header:     h,
+		selection:  &selection{sel: bottleneck.NewSelector(maxEntries, now)},
+		graph:      &graph{},
+		documents:  &documents{},
+		episodes:   &episodes{},
+		autopsy:    &autopsyStage{c: autopsy.NewCollector(h)},
+		reflection: &reflectionStage{c: deathreflect.NewCollector(h, limits)},
 	}
 }
 
 func (p *pass) collectors() []collector {
-	return []collector{p.selection, p.graph, p.documents, p.episodes}
+	return []collector{p.selection, p.graph, p.documents, p.episodes, p.autopsy, p.reflection}
 }
 
 // read streams every record of r through the collectors.

@@ -1,56 +1,66 @@
 package main
 
 import (
-	"time"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
-	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
 type bundleOptions struct {
-	Export     string    // EXPORT; "-" is stdin
-	Output     string    // -o; "-" is stdout
-	MaxEntries int       // --max-entries
-	Now        time.Time // --now; zero: the export's exported_at
-	Strict     bool      // --strict
+	Export   string        // EXPORT; "-" is stdin
+	Output   string        // -o; "-" is stdout
+	Pipeline pipelineFlags // the death pipeline's flags
 }
 
 func newBundleCmd(g *globals, runF func(bundleOptions) error) *cobra.Command {
-	var o bundleOptions
+	o := bundleOptions{Pipeline: newPipelineFlags()}
 	cmd := &cobra.Command{
 		Use:   "bundle EXPORT -o OUT",
 		Short: "Make the germline bundle of a Grimoire export",
 		Long: `Read a Grimoire export (bardo.grimoire-export/v1, plain, zstd or gzip)
 and write its germline bundle (bardo.bundle/v1) to OUT: the entries that
 pass the genomic bottleneck (quality_score × decay at the export's
-exported_at, at most --max-entries), PLAYBOOK.md and the causal graph among
-the selected entries. Episodes and everything else of the soma die with the
-Golem.
+exported_at, at most --max-entries), PLAYBOOK.md, the causal graph among
+the selected entries, the epistemic autopsy (see bardo autopsy) and the
+9-category death reflection (see bardo reflect), each item scored for
+novelty against the --clade sources. Episodes and everything else of the
+soma die with the Golem; entries the reflection or the autopsy name that
+did not pass the bottleneck are declared left out.
+
+The autopsy always records its window; it names toxic entries only when a
+death clock fired, or with --force. --advisor CMD lets a shell command
+write reflection category 6 (see bardo reflect --help); the header records
+the command and whether its answer was used, and such a bundle is only as
+deterministic as its advisor. An advisor that fails never fails the
+bundle: a warning says why, and category 6 keeps the synthesized advice.
 
 The same export and flags give byte-identical bundles. OUT is written to a
 temporary file beside it and renamed when complete: a failed run leaves no
 partial file and an existing OUT intact. A malformed export writes nothing;
-its first 20 errors are listed, then how many more there were.
+its first 20 errors are listed, then how many more there were. The export
+is read once, twice when a toxic entry did not pass the bottleneck
+(standard input is spooled to a temporary file for that).
 
-A one-line summary (digest, entries, size) goes to stderr unless --quiet;
-with --json, a bardo.bundle/v1 document goes to stdout instead.
+A one-line summary (digest, entries, reflection items, toxic entries,
+size) goes to stderr unless --quiet; with --json, a bardo.bundle/v1
+document goes to stdout instead.
 
 ` + exitStatus(
-			status{exitDataErr, "the export is malformed"},
-			status{exitNoInput, "EXPORT cannot be opened"},
+			status{exitDataErr, "the export or a --clade source is malformed"},
+			status{exitNoInput, "EXPORT or a --clade source cannot be opened"},
 			status{exitCantCreat, "OUT cannot be created"},
 			status{exitIOErr, "I/O error writing OUT, disk full included"},
 		),
 		Example: `  bardo bundle grimoire.jsonl -o golem-7a.bardo
   zstdcat grimoire.jsonl.zst | bardo bundle - -o golem-7a.bardo --quiet
-  bardo bundle grimoire.jsonl -o - --now 2026-11-02T12:00:00Z > golem-7a.bardo`,
+  bardo bundle grimoire.jsonl -o - --now 2026-11-02T12:00:00Z > golem-7a.bardo
+  bardo bundle grimoire.jsonl -o golem-7a.bardo --clade sibling.bardo --advisor 'llm -s "advise my successor"'`,
 		Args: positional(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Export = args[0]
-			if err := checkMaxEntries(c, o.MaxEntries); err != nil {
+			if err := o.Pipeline.check(c, o.Export); err != nil {
 				return err
 			}
 			if err := g.checkOutput(c, o.Output); err != nil {
@@ -64,23 +74,29 @@ with --json, a bardo.bundle/v1 document goes to stdout instead.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "", "write the bundle to `file` (\"-\": stdout, never a terminal)")
-	f.IntVar(&o.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "keep at most `n` entries")
-	f.Var(timeValue{&o.Now}, "now", "reference `time` of the decay, RFC 3339 (default: the export's exported_at)")
-	f.BoolVar(&o.Strict, "strict", false, "make unknown record types and fields errors, not warnings")
+	o.Pipeline.addMaxEntries(f)
+	o.Pipeline.addClade(f)
+	o.Pipeline.addAdvisor(f)
+	o.Pipeline.addExportFlags(f)
 	return cmd
 }
 
 // bundleResult is the --json document of bundle, bardo.bundle/v1.
 type bundleResult struct {
-	Digest     string `json:"digest"`
-	Output     string `json:"output"`
-	Bytes      int64  `json:"bytes"`
-	GolemID    string `json:"golem_id"`
-	Generation int    `json:"generation"`
-	Entries    int    `json:"entries"`
-	Candidates int    `json:"candidates"`
-	MaxEntries int    `json:"max_entries"`
-	Now        string `json:"now"`
+	Digest          string       `json:"digest"`
+	Output          string       `json:"output"`
+	Bytes           int64        `json:"bytes"`
+	GolemID         string       `json:"golem_id"`
+	Generation      int          `json:"generation"`
+	Entries         int          `json:"entries"`
+	Candidates      int          `json:"candidates"`
+	MaxEntries      int          `json:"max_entries"`
+	Now             string       `json:"now"`
+	Clocks          []string     `json:"clocks"`
+	ToxicEntries    int          `json:"toxic_entries"`
+	ReflectionItems int          `json:"reflection_items"`
+	LeftOut         int          `json:"left_out"`
+	Advisor         *advisorView `json:"advisor,omitempty"`
 }
 
 func runBundle(g *globals, o bundleOptions) error {
@@ -92,19 +108,11 @@ func runBundle(g *globals, o bundleOptions) error {
 	}
 	defer out.Abort()
 
-	src, err := g.exportSource(o.Export)
+	a, err := g.analyzeExport(o.Export, o.Pipeline)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	b, err := thanatopsis.Build(src, thanatopsis.Options{
-		MaxEntries: o.MaxEntries,
-		Now:        o.Now,
-		Read:       g.readOptions(inputName(o.Export), o.Strict),
-	})
-	if err != nil {
-		return asInputError(o.Export, err)
-	}
+	b := a.Bundle
 	digest, err := b.Digest()
 	if err != nil {
 		return err
@@ -119,22 +127,42 @@ func runBundle(g *globals, o bundleOptions) error {
 
 	h := b.Header
 	if g.json {
+		clocks := b.Body.Autopsy.Clocks
+		if clocks == nil {
+			clocks = []string{}
+		}
 		return writeJSON(g.stdout, "bardo.bundle/v1", bundleResult{
-			Digest:     digest,
-			Output:     o.Output,
-			Bytes:      w.n,
-			GolemID:    h.GolemID,
-			Generation: h.Generation,
-			Entries:    h.Counts.Entries,
-			Candidates: h.Counts.Candidates,
-			MaxEntries: h.Bottleneck.MaxEntries,
-			Now:        h.Bottleneck.Now,
+			Digest:          digest,
+			Output:          o.Output,
+			Bytes:           w.n,
+			GolemID:         h.GolemID,
+			Generation:      h.Generation,
+			Entries:         h.Counts.Entries,
+			Candidates:      h.Counts.Candidates,
+			MaxEntries:      h.Bottleneck.MaxEntries,
+			Now:             h.Bottleneck.Now,
+			Clocks:          clocks,
+			ToxicEntries:    h.Counts.ToxicEntries,
+			ReflectionItems: h.Counts.ReflectionItems,
+			LeftOut:         h.Counts.LeftOut,
+			Advisor:         newAdvisorView(h.Advisor),
 		})
 	}
 	name := o.Output
 	if name == "-" {
 		name = "stdout"
 	}
-	g.notef("%s: %s, %d entries of %d candidates, %d bytes", name, digest, h.Counts.Entries, h.Counts.Candidates, w.n)
+	g.notef("%s: %s, %d entries of %d candidates, %s, %s, %d bytes",
+		name, digest, h.Counts.Entries, h.Counts.Candidates,
+		counted(h.Counts.ReflectionItems, "reflection item", "reflection items"),
+		counted(h.Counts.ToxicEntries, "toxic entry", "toxic entries"), w.n)
 	return nil
+}
+
+// counted is "1 toxic entry", "4 toxic entries".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

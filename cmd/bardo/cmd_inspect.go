@@ -25,10 +25,14 @@ func newInspectCmd(g *globals, runF func(inspectOptions) error) *cobra.Command {
 		Long: `Decode a bundle and show it: its header, digest, sizes (compressed and
 uncompressed), counts, embedding space, and its top entries in rank order,
 as tables on a terminal or tab-separated text with a header row otherwise.
+An insurance snapshot (kind "snapshot") shows its episodes, credits,
+accuracy, fitness and pressures, then its insights by confidence with
+their successor notes.
 
 With --json, the whole content as a bardo.inspect/v1 document:
 {"format", "digest", "header", "body", "signature" (when signed)}, with the
-bundle's own key names in FORMAT.md's order. Embeddings show as base64 of
+bundle's own key names in FORMAT.md's order ("body" is the snapshot body
+for a snapshot). Embeddings show as base64 of
 their little-endian float32 bytes; --no-vectors leaves them out (entry
 embeddings and the data of reflection vectors; their space and dims stay).
 
@@ -38,7 +42,8 @@ embeddings and the data of reflection vectors; their space and dims stay).
 		),
 		Example: `  bardo inspect golem-7a.bardo
   bardo inspect golem-7a.bardo --top 0
-  bardo inspect golem-7a.bardo --json --no-vectors | jq .body.reflection`,
+  bardo inspect golem-7a.bardo --json --no-vectors | jq .body.reflection
+  bardo inspect snapshots/golem-7a-20261102T140000Z-3f2a9c0d1e4b.snapshot`,
 		Args: positional(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Bundle = args[0]
@@ -81,10 +86,15 @@ func runInspect(g *globals, o inspectOptions) error {
 		return err
 	}
 	if g.json {
+		// The body of the bundle's kind, under "body" as in the file.
+		body := reflect.ValueOf(b.Body)
+		if b.Snapshot != nil {
+			body = reflect.ValueOf(b.Snapshot)
+		}
 		res := inspectResult{
 			Digest: digest,
 			Header: wireView(reflect.ValueOf(b.Header), o.NoVectors),
-			Body:   wireView(reflect.ValueOf(b.Body), o.NoVectors),
+			Body:   wireView(body, o.NoVectors),
 		}
 		if b.Signature != nil {
 			res.Signature = wireView(reflect.ValueOf(b.Signature), o.NoVectors)
@@ -95,6 +105,9 @@ func runInspect(g *globals, o inspectOptions) error {
 	raw, err := bundle.Marshal(b)
 	if err != nil {
 		return err
+	}
+	if b.Snapshot != nil {
+		return g.inspectSnapshot(b, digest, cr.n, len(raw), o.Top)
 	}
 	if err := writeTable(g.stdout, g.stdoutTerminal, []string{"field", "value"}, summaryRows(b, digest, cr.n, len(raw))); err != nil {
 		return err

@@ -31,9 +31,14 @@ also checks its meaning: every cross-reference (edge ends, ids a reflection
 item draws on, declared left-out references), sort orders, ranges and
 counts. An export is read to its end and every record validated.
 
-Prints one line per file, "OK FILE DIGEST" (bundles), "OK FILE export, N
-records" (exports) or "BAD FILE: REASON", and with --json a bardo.verify/v1
-document listing every file's result and errors.
+An insurance snapshot (a bundle of kind "snapshot") is checked the same
+way; --deep also checks its orders and counts, and its pressures, successor
+notes and accuracy trajectory against its own numbers.
+
+Prints one line per file, "OK FILE DIGEST" (bundles; "OK FILE DIGEST
+snapshot" for snapshots), "OK FILE export, N records" (exports) or "BAD
+FILE: REASON", and with --json a bardo.verify/v1 document listing every
+file's result and errors.
 
 ` + exitStatus(
 			status{exitBad, "some FILE is bad"},
@@ -78,15 +83,18 @@ type verifyResult struct {
 type verifyFile struct {
 	File    string   `json:"file"`
 	OK      bool     `json:"ok"`
-	Kind    fileKind `json:"kind,omitempty"`    // "" when the file could not be read
-	Digest  string   `json:"digest,omitempty"`  // bundles
-	Records *int     `json:"records,omitempty"` // exports: records after the header
+	Kind    fileKind `json:"kind,omitempty"`        // "" when the file could not be read
+	Digest  string   `json:"digest,omitempty"`      // bundles
+	Bundle  string   `json:"bundle_kind,omitempty"` // bundles: header.kind, "death" or "snapshot"
+	Records *int     `json:"records,omitempty"`     // exports: records after the header
 	Errors  []string `json:"errors,omitempty"`
 	More    int      `json:"more_errors,omitempty"` // errors beyond those listed
 }
 
 func (v *verifyFile) line() string {
 	switch {
+	case v.OK && v.Kind == kindBundle && v.Bundle == bundle.KindSnapshot:
+		return fmt.Sprintf("OK %s %s snapshot", v.File, v.Digest)
 	case v.OK && v.Kind == kindBundle:
 		return fmt.Sprintf("OK %s %s", v.File, v.Digest)
 	case v.OK:
@@ -172,6 +180,7 @@ func verifyBundle(v *verifyFile, r io.Reader, deep bool) error {
 			v.Errors = append(v.Errors, err.Error())
 		}
 	}
+	v.Bundle = b.Header.Kind
 	v.Digest, err = b.Digest()
 	return err
 }

@@ -9,9 +9,12 @@ import (
 	"syscall"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/bundlediff"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/store"
 )
 
 // Exit codes, cli.md "Exit codes (sysexits)". This is the only file that
@@ -19,7 +22,7 @@ import (
 // command's EXIT STATUS help is built by exitStatus from these names.
 const (
 	exitOK        = 0
-	exitBad       = 1   // verify: a file is bad
+	exitBad       = 1   // verify: a file is bad; check: a store is unsound; lineage: a broken chain; purge, review: refused
 	exitUsage     = 2   // EX_USAGE as the shells use it
 	exitDataErr   = 65  // EX_DATAERR: malformed export or bundle
 	exitNoInput   = 66  // EX_NOINPUT
@@ -40,6 +43,10 @@ func exitCode(err error) int {
 		sig    *signalError
 		create *atomicfile.OutputError
 		write  *atomicfile.WriteError
+
+		noStore *noStoreError
+		unsound *unsoundStoreError
+		broken  *brokenChainError
 	)
 	switch {
 	case err == nil:
@@ -51,17 +58,28 @@ func exitCode(err error) int {
 		return exitSIGINT
 	case errors.As(err, &usage):
 		return exitUsage
-	case errors.As(err, &bad):
+	case errors.As(err, &bad), errors.As(err, &unsound), errors.As(err, &broken), errors.As(err, new(*differentError)):
+		return exitBad
+	// A refused change (purge without --confirm or under legal hold, a
+	// review decided twice) changed nothing, as cli.md's purge refused.
+	case errors.Is(err, store.ErrRefused), errors.As(err, new(*notConfirmedError)):
 		return exitBad
 	// Disk full and I/O errors first: they may reach us wrapped in any of
 	// the classes below (a temp file that cannot be created on a full disk
 	// is still a full disk).
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO):
 		return exitIOErr
-	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt):
+	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt),
+		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),
+		errors.Is(err, bundlediff.ErrIncomparable):
 		return exitDataErr
-	case errors.As(err, &input):
+	case errors.Is(err, store.ErrNewerSchema), errors.Is(err, store.ErrOlderSchema), errors.Is(err, store.ErrNotStore),
+		errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrForeignExport):
+		return exitDataErr
+	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)):
 		return exitNoInput
+	case errors.Is(err, store.ErrExists):
+		return exitCantCreat
 	case errors.As(err, &create):
 		return exitCantCreat
 	case errors.As(err, &write):

@@ -160,9 +160,11 @@ func TestParseOptions(t *testing.T) {
 		want bundleOptions
 	}{
 		{"defaults", []string{"in.jsonl", "-o", "out.bardo"},
-			bundleOptions{Export: "in.jsonl", Output: "out.bardo", MaxEntries: 2048}},
-		{"every flag", []string{"-", "--output", "-", "--max-entries", "7", "--now", "2026-11-02T15:00:00+01:00", "--strict"},
-			bundleOptions{Export: "-", Output: "-", MaxEntries: 7, Now: now, Strict: true}},
+			bundleOptions{Export: "in.jsonl", Output: "out.bardo", Pipeline: pipelineFlags{MaxEntries: 2048, AdvisorTimeout: time.Minute}}},
+		{"every flag", []string{"-", "--output", "-", "--max-entries", "7", "--now", "2026-11-02T15:00:00+01:00", "--strict",
+			"--force", "--clade", "a.bardo", "--clade", "b,c.jsonl", "--advisor", "llm -s x", "--advisor-timeout", "90s"},
+			bundleOptions{Export: "-", Output: "-", Pipeline: pipelineFlags{MaxEntries: 7, Now: now, Strict: true,
+				Force: true, Clade: []string{"a.bardo", "b,c.jsonl"}, Advisor: "llm -s x", AdvisorTimeout: 90 * time.Second}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGlobals(nil, &bytes.Buffer{}, &bytes.Buffer{}, t.TempDir())

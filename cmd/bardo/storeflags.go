@@ -51,9 +51,23 @@ func openStore(ctx context.Context, s storeFlags, write bool) (*store.Store, err
 		return st, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, &noStoreError{path: s.Path, err: err}
+	case errors.Is(err, store.ErrOlderSchema):
+		return nil, &hintedError{err: err, hint: "migrate it with 'bardo check --migrate --store " + s.Path + "'; any command that writes the store migrates it too"}
+	case errors.Is(err, store.ErrNewerSchema):
+		return nil, &hintedError{err: err, hint: "a newer bardo wrote this store: upgrade bardo to read it"}
 	}
 	return nil, asInputError(s.Path, err)
 }
+
+// hintedError is an error with a hint line.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+func (e *hintedError) Hint() string  { return e.hint }
 
 // noStoreError is a --store that does not exist.
 type noStoreError struct {

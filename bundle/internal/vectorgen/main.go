@@ -107,6 +107,9 @@ func good() []vector {
 		{"good_minimal", "ok", "the smallest bundle: a header and an empty body", encode(Minimal())},
 		{"good_full", "ok", "every section: entries with embeddings, playbook, edges, reflection, autopsy, left_out", encode(Full())},
 		{"good_signed", "ok", "good_full signed with the Ed25519 key of seed 00 01 … 1f", encode(Signed())},
+		{"good_snapshot_minimal", "ok", "the smallest insurance snapshot: no tick, no episodes, no entries, no fitness", encode(SnapshotMinimal())},
+		{"good_snapshot", "ok", "an insurance snapshot using every section, under epistemic and staleness pressure", encode(Snapshot())},
+		{"good_snapshot_signed", "ok", "good_snapshot signed with the Ed25519 key of seed 00 01 … 1f", encode(SnapshotSigned())},
 	}
 }
 
@@ -185,14 +188,29 @@ func failCBOR() []vector {
 
 func failContent() []vector {
 	full := MustParse(must(bundle.Marshal(Full())))
+	snapshot := MustParse(must(bundle.Marshal(Snapshot()))).(Map)
 	signed := MustParse(must(bundle.Marshal(Signed())))
 	return []vector{
 		crafted("fail_wrong_format", `is not "bardo.bundle/v1"`,
 			"header.format names a version this reader does not know",
 			Set(MinimalTree(), Text("bardo.bundle/v2"), "header", "format")),
-		crafted("fail_snapshot_kind", "not supported by this version",
-			"header.kind snapshot: the snapshot body is not part of v1 yet",
+		crafted("fail_snapshot_germline_body", `body: unknown key "entries"`,
+			"header.kind snapshot over a germline body: the kind chooses the body, and a snapshot's has no entries",
 			Set(MinimalTree(), Text("snapshot"), "header", "kind")),
+		crafted("fail_death_snapshot_body", `body: unknown key "credits"`,
+			"good_snapshot with header.kind death: a germline body has no place for a snapshot's soma",
+			Set(snapshot, Text("death"), "header", "kind")),
+		crafted("fail_snapshot_emotional_tag", `body.episodes[0]: unknown key "emotional_tag"`,
+			"a snapshot episode carrying its emotional tag: emotional tags never cross, not even in a snapshot",
+			Edit(snapshot, func(n Node) Node {
+				return n.(Map).With("emotional_tag", Map{P("primary", Text("fear")), P("pleasure", Float(-0.5))})
+			}, "body", "episodes", 0)),
+		crafted("fail_snapshot_missing_staleness", `body: missing key "staleness"`,
+			"a snapshot without its staleness test",
+			snapshot.With("body", snapshot.Get("body").(Map).Without("staleness"))),
+		crafted("fail_snapshot_embedding_length", "body.insights[0].embedding: 12 bytes, want 16",
+			"body.insights[0].embedding has 3 float32s; header.embedding.dims is 4",
+			Set(snapshot, Bytes(bundle.PackF32([]float32{1, 2, 3})), "body", "insights", 0, "embedding")),
 		crafted("fail_embedding_length", "12 bytes, want 16",
 			"body.entries[0].embedding has 3 float32s; header.embedding.dims is 4",
 			Set(full, Bytes(bundle.PackF32([]float32{1, 2, 3})), "body", "entries", 0, "embedding")),

@@ -1,0 +1,13 @@
+package bundle
+
+import "reflect"
+
+// The wire types of the two kinds, for the tests that walk the format's
+// types: the germline container and the snapshot container.
+var (
+	DeathWireType    = deathWireType
+	SnapshotWireType = snapshotWireType
+)
+
+// ContainerTypes maps a kind to its wire type.
+var ContainerTypes = map[string]reflect.Type{KindDeath: deathWireType, KindSnapshot: snapshotWireType}

@@ -1,0 +1,39 @@
+// Package bundlediff says what changed from one bundle to another — an
+// ancestor's and its successor's, or two runs over one export — section by
+// section, for bardo diff.
+//
+// # Rule
+//
+// Two things are the same thing when they have the same key, and then
+// every field of one is compared with the same field of the other:
+//
+//   - the header: by field, nested fields by path ("counts.entries");
+//   - entries: by id. With MatchContent, the entries left over are
+//     matched by the cosine of their vectors, at least ContentThreshold
+//     (0.95, decisions.md), computed in float64 (similarity.Cosine64), in
+//     the bundles' common embedding space, or in bardo-text/v1 of the
+//     content when an entry has no embedding there. Pairs are taken
+//     greedily, best first, ties by id; each entry is in one pair at most.
+//     Such a pair is "re-minted": a successor's copy under a new id;
+//   - PLAYBOOK.md: line by line, as a unified diff (Unified) of a shortest
+//     edit script, Myers' algorithm in linear space;
+//   - causal edges: by their two ends;
+//   - reflection items: by category and references, else category and text;
+//   - toxic entries of the autopsy: by the id of the entry they name;
+//     the autopsy's own fields by name;
+//   - left-out references: by kind and id.
+//
+// Numbers report their delta, B − A in float64. Every list of the Result
+// is sorted, ties by id bytewise, so equal inputs give equal results.
+//
+// Two bundles with the same digest have an empty Result. The converse
+// holds for bundles that follow FORMAT.md's rules: every field inside the
+// digest is compared, and the order of reflection items and toxic
+// entries, which no rule fixes, is reported when it changes.
+//
+// # Kinds
+//
+// Bundles of different kinds are not compared: Diff returns a KindError.
+// This version knows death bundles; an insurance snapshot gets its own
+// comparison with its body.
+package bundlediff

@@ -1,0 +1,119 @@
+package clade
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/novelty"
+	"github.com/bardo-golem/bardo/textembed"
+)
+
+// ErrSpace is matched, with errors.Is, by the error for a vector whose
+// length disagrees with the earlier vectors of its space.
+var ErrSpace = errors.New("embedding length disagrees with its space")
+
+// Loader gathers clade knowledge from any number of sources. It is not
+// safe for concurrent use.
+type Loader struct {
+	b    *novelty.CladeBuilder
+	dims map[string]int // vector length of each space seen
+	n    int
+}
+
+// NewLoader returns an empty Loader.
+func NewLoader() *Loader {
+	return &Loader{b: novelty.NewCladeBuilder(), dims: map[string]int{textembed.Space: textembed.Dims}}
+}
+
+// Len returns the number of clade entries added so far.
+func (l *Loader) Len() int { return l.n }
+
+// Clade returns the clade of everything added so far, indexed for scoring,
+// and leaves the Loader empty.
+func (l *Loader) Clade() *novelty.Clade {
+	c := l.b.Build()
+	*l = *NewLoader()
+	return c
+}
+
+// AddEntry adds one entry: its content, and its embedding when it has one,
+// in space. It returns an error, and adds nothing, when the embedding has
+// no space or disagrees in length with the earlier vectors of its space
+// (ErrSpace).
+func (l *Loader) AddEntry(e *grimoire.Entry, space string) error {
+	return l.add(novelty.Knowledge{ID: e.ID, Text: e.Content, Space: space, Vector: e.Embedding})
+}
+
+func (l *Loader) add(k novelty.Knowledge) error {
+	if len(k.Vector) == 0 {
+		k.Space, k.Vector = "", nil
+	}
+	if k.Space != "" {
+		if d, ok := l.dims[k.Space]; ok && d != len(k.Vector) {
+			return fmt.Errorf("%w: a vector of %q has %d dims, the clade's earlier ones %d", ErrSpace, k.Space, len(k.Vector), d)
+		}
+	}
+	if err := l.b.Add(k); err != nil {
+		return err
+	}
+	if k.Space != "" {
+		l.dims[k.Space] = len(k.Vector)
+	}
+	l.n++
+	return nil
+}
+
+// AddExport reads the export src and adds its entries but the dream
+// journal. It returns how many it added. A malformed export adds nothing
+// and returns the reader's error; an export whose embedding model has
+// another length than the clade's earlier vectors of that model is a
+// *grimoire.FieldError on its header, matching ErrSpace.
+func (l *Loader) AddExport(src *grimoire.Input, opts grimoire.ReadOptions) (int, error) {
+	r, err := src.Open(opts)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	space := ""
+	if h := r.Header(); h.Embedding != nil {
+		space = h.Embedding.Model
+		if d, ok := l.dims[space]; ok && d != h.Embedding.Dims {
+			return 0, &grimoire.FieldError{File: nameOf(src, opts), Line: 1, Type: grimoire.TypeHeader, Field: "embedding",
+				Err: fmt.Errorf("%w: model %q has %d dims here, the clade's earlier vectors of it %d", ErrSpace, space, h.Embedding.Dims, d)}
+		}
+	}
+	// Entries are added once the whole export has been read: a malformed
+	// export adds nothing. The reader has checked every embedding against
+	// the header's dims.
+	var entries []*grimoire.Entry
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if e, ok := rec.(*grimoire.Entry); ok && e.Category != grimoire.CategoryDreamJournal {
+			entries = append(entries, e)
+		}
+	}
+	if err := r.Close(); err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		if err := l.AddEntry(e, space); err != nil {
+			return 0, fmt.Errorf("%s: entry %q: %w", nameOf(src, opts), e.ID, err)
+		}
+	}
+	return len(entries), nil
+}
+
+func nameOf(src *grimoire.Input, opts grimoire.ReadOptions) string {
+	if opts.Name != "" {
+		return opts.Name
+	}
+	return src.Name()
+}

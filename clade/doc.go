@@ -1,0 +1,35 @@
+// Package clade loads clade knowledge — what a Golem's siblings and
+// ancestors already know — for novelty scoring (package novelty), from the
+// sources `--clade` names: a Grimoire export, a germline bundle, and the
+// entries of a store (decisions.md, "Novelty"; cli.md: "SRC for --clade is
+// a Grimoire export, a bundle or a store").
+//
+// # What a source contributes
+//
+//   - An export: each entry's content, with its embedding tagged with the
+//     export header's embedding model. Dream journal entries are skipped:
+//     they are one Golem's soma, never knowledge its clade shares.
+//     Quarantined entries are kept: a clade that refused an idea still
+//     knows it, and a reflection item that repeats it is not new.
+//   - A bundle: each entry's content, with its embedding tagged with
+//     header.embedding's model; and each item of its death reflection, with
+//     its text and its tagged vector, under the id
+//     "GOLEM/reflection.CATEGORY[i]" (i from 0, as bundle sections are
+//     numbered). What a dead sibling learned and told its successors is
+//     clade knowledge too. Toxic entries of its autopsy are not added
+//     apart: their text is in its got_wrong items.
+//   - A store: each entry's content, with its embedding in the model the
+//     store records for it. The command layer reads the store and calls
+//     AddEntry; no stage imports the store.
+//
+// Hypotheses and documents of an export are not added: they are not
+// knowledge the Golem held, and a bundle carries PLAYBOOK.md as its
+// final_playbook item already.
+//
+// # Spaces
+//
+// Within one clade every vector of a space has the same length; a source
+// whose vectors disagree with the earlier ones of their space is bad input
+// (ErrSpace), reported against that source: an export's line, a bundle's
+// section. bardo-text/v1 vectors have textembed.Dims components.
+package clade

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	deathreflect "github.com/bardo-golem/bardo/reflect"
+)
+
+func TestParseAdvice(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		out     string
+		want    []deathreflect.Item
+		wantErr string
+	}{
+		{"one paragraph", "Hedge first.\n", []deathreflect.Item{{Text: "Hedge first."}}, ""},
+		{"paragraphs split at blank lines, lines kept",
+			"\n\nHedge first.\nThen size small.\n \t\nRe-test e-1.\r\n\r\nDone.  \n\n",
+			[]deathreflect.Item{{Text: "Hedge first.\nThen size small."}, {Text: "Re-test e-1."}, {Text: "Done."}}, ""},
+		{"JSON with references",
+			`{"items": [{"text": " Re-test e-1. ", "refs": [{"kind": "entry", "id": "e-1"}]}, {"text": "Sleep."}]}`,
+			[]deathreflect.Item{{Text: "Re-test e-1.", Refs: []deathreflect.Ref{{Kind: "entry", ID: "e-1"}}}, {Text: "Sleep."}}, ""},
+		{"JSON with no items", `{"items": []}`, []deathreflect.Item{}, ""},
+		{"nothing", "", nil, "wrote nothing"},
+		{"white space only", " \n\t\n", nil, "wrote nothing"},
+		{"JSON that does not parse", `{"items": [`, nil, "its JSON answer does not parse: unexpected EOF"},
+		{"JSON with an unknown key", `{"advice": "x"}`, nil, `its JSON answer does not parse: json: unknown field "advice"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseAdvice([]byte(tt.out))
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("parseAdvice = %v, %v; want error %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("items (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRunAdvisor(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		command string
+		timeout time.Duration
+		want    string
+		wantErr string
+	}{
+		{"reads the input, answers on stdout", "tr a-z A-Z", time.Minute, `{"K": "V"}`, ""},
+		{"a non-zero exit", "cat >/dev/null; echo partial; exit 3", time.Minute, "", "exited with status 3"},
+		{"a command the shell cannot find", "bardo-no-such-advisor", time.Minute, "", "exited with status 127"},
+		{"a timeout kills what the shell started", "sleep 20; echo late", 100 * time.Millisecond, "", "timed out after 100ms"},
+		{"too much output", "head -c 1048577 /dev/zero", time.Minute, "", "wrote more than 1048576 bytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := runAdvisor(tt.command, tt.timeout, []byte(`{"k": "v"}`), io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("runAdvisor = %d bytes, %v; want error %q", len(out), err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || string(out) != tt.want {
+				t.Errorf("runAdvisor = %q, %v; want %q", out, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAdvisorStderrPassesThrough(t *testing.T) {
+	var stderr bytes.Buffer
+	if _, err := runAdvisor("echo thinking >&2; echo done", time.Minute, nil, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if stderr.String() != "thinking\n" {
+		t.Errorf("advisor stderr = %q, want %q", stderr.String(), "thinking\n")
+	}
+}
+
+// TestAdvisorInput pins the shape of bardo.advisor-input/v1: categories
+// 1–5 and 7–9 in index order, lists never null, no tell_successor.
+func TestAdvisorInput(t *testing.T) {
+	r := &deathreflect.Reflection{GolemID: "golem-7a", Generation: 3}
+	for i := range r.Categories {
+		r.Categories[i] = []deathreflect.Item{}
+	}
+	r.Categories[2] = []deathreflect.Item{{Index: 3, Name: "got_wrong", Text: "Autopsy says invert: buy the dip",
+		Refs: []deathreflect.Ref{{Kind: "entry", ID: "e-dip"}}}}
+	r.Categories[6] = []deathreflect.Item{{Index: 7, Name: "never_tested", Text: "funding flips first"}}
+	var b bytes.Buffer
+	if err := writeJSON(&b, advisorInputFormat, newAdvisorInput(r)); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["format"] != "bardo.advisor-input/v1" || doc["golem_id"] != "golem-7a" || doc["generation"] != 3.0 || doc["instructions"] == "" {
+		t.Errorf("document head: %v", doc)
+	}
+	text := b.String()
+	var keys []string
+	for _, k := range []string{"built_to_do", "learned", "got_wrong", "confused", "suspect", "tell_successor", "never_tested", "final_playbook", "causal_graph"} {
+		if i := strings.Index(text, `"`+k+`"`); i >= 0 {
+			keys = append(keys, k)
+		}
+	}
+	want := []string{"built_to_do", "learned", "got_wrong", "confused", "suspect", "never_tested", "final_playbook", "causal_graph"}
+	if d := cmp.Diff(want, keys); d != "" {
+		t.Errorf("categories (-want +got):\n%s", d)
+	}
+	for _, s := range []string{
+		`"built_to_do": []`,
+		`"got_wrong": [
+      {
+        "text": "Autopsy says invert: buy the dip",
+        "refs": [
+          {
+            "kind": "entry",
+            "id": "e-dip"
+          }
+        ]
+      }
+    ]`,
+		`"refs": []`,
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("document lacks %s:\n%s", s, text)
+		}
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"short", "Hedge first.", "Hedge first."},
+		{"white space collapsed", "  Hedge \t first. ", "Hedge first."},
+		{"first line of several", "# PLAYBOOK\n- rebalance", "# PLAYBOOK…"},
+		{"cut at n runes", "Ünïcödé text that runs on and on", "Ünïcödé text that ru…"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := excerpt(tt.in, 21); got != tt.want {
+				t.Errorf("excerpt(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzParseAdvice: any answer parses or is refused with an error; plain
+// text never gives an empty item.
+func FuzzParseAdvice(f *testing.F) {
+	for _, s := range []string{"", "Hedge.\n\nSize small.", `{"items": [{"text": "x", "refs": [{"kind": "entry", "id": "e"}]}]}`, "{", " \r\n\r\n x \r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		items, err := parseAdvice(out)
+		if err != nil {
+			return
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(out), []byte("{")) {
+			return // JSON: acceptAdvice judges empty texts
+		}
+		if len(items) == 0 {
+			t.Fatalf("plain answer %q gave no item and no error", out)
+		}
+		for _, it := range items {
+			if strings.TrimSpace(it.Text) == "" || it.Text != strings.TrimSpace(it.Text) {
+				t.Fatalf("plain answer %q gave the item %q", out, it.Text)
+			}
+		}
+	})
+}

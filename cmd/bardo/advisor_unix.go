@@ -1,0 +1,16 @@
+//go:build unix
+
+package main
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// killGroupOnCancel puts the advisor's shell in a process group of its own
+// and kills the whole group when the advisor times out, so that what the
+// shell started does not outlive it.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}

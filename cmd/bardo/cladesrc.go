@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/clade"
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/novelty"
+	"github.com/bardo-golem/bardo/store"
+)
+
+// cladeSource is one --clade source once loaded.
+type cladeSource struct {
+	Source  string `json:"source"`
+	Kind    string `json:"kind"` // "export", "bundle" or "store"
+	Entries int    `json:"entries"`
+}
+
+const kindStore fileKind = "store"
+
+// sqliteMagic starts every SQLite database file, so every store.
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// loadClade reads the --clade sources into one clade, telling an export, a
+// bundle and a store apart by their first bytes. It returns nil and no
+// sources when there are none: no clade, every item is new.
+func (g *globals) loadClade(paths []string, strict bool) (*novelty.Clade, []cladeSource, error) {
+	if len(paths) == 0 {
+		return nil, nil, nil
+	}
+	l := clade.NewLoader()
+	var srcs []cladeSource
+	for _, p := range paths {
+		before := l.Len()
+		kind, err := g.addCladeSource(l, p, strict)
+		if err != nil {
+			return nil, nil, err
+		}
+		srcs = append(srcs, cladeSource{Source: inputName(p), Kind: string(kind), Entries: l.Len() - before})
+	}
+	return l.Clade(), srcs, nil
+}
+
+func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fileKind, error) {
+	name := inputName(path)
+	file := path
+	if path == "-" {
+		var err error
+		if file, err = g.spoolStdin(); err != nil {
+			return "", err
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return "", &inputError{err: err}
+	}
+	defer f.Close()
+	kind, err := cladeKind(f)
+	if err != nil {
+		return "", &inputError{err: fmt.Errorf("%s: %w", name, err)}
+	}
+	switch kind {
+	case kindStore:
+		f.Close()
+		return kind, addStore(l, file, name)
+	case kindBundle:
+		b, err := bundle.Decode(f)
+		if err == nil {
+			err = firstError(b.Check())
+		}
+		if err == nil {
+			_, err = l.AddBundle(b)
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
+		}
+		return kind, nil
+	}
+	f.Close()
+	src := grimoire.FileSource(file)
+	defer src.Close()
+	if _, err := l.AddExport(src, g.readOptions(name, strict)); err != nil {
+		return "", asInputError(file, err)
+	}
+	return kind, nil
+}
+
+// cladeKind tells a store (an SQLite database) from a bundle and an
+// export, and leaves f at its start.
+func cladeKind(f *os.File) (fileKind, error) {
+	head := make([]byte, len(sqliteMagic))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	if bytes.Equal(head[:n], sqliteMagic) {
+		return kindStore, nil
+	}
+	return sniff(f)
+}
+
+// addStore adds every entry of the store at path, read-only.
+func addStore(l *clade.Loader, path, name string) error {
+	ctx := context.Background()
+	st, err := openStore(ctx, storeFlags{Path: path}, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.EachEntry(ctx, func(r *store.Row) error {
+		if err := l.AddEntry(&r.Entry, r.EmbeddingModel); err != nil {
+			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: r.ID, Field: "embedding", Err: err}
+		}
+		return nil
+	})
+}
+
+// spoolStdin copies standard input into the run's scratch folder, so that
+// a clade source on standard input can be told apart and read like a file.
+func (g *globals) spoolStdin() (string, error) {
+	dir, err := g.scratch.dir()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "clade-stdin")
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, g.stdin); err != nil {
+		f.Close()
+		return "", fmt.Errorf("%s: %w", stdinName, err)
+	}
+	return path, f.Close()
+}
+
+func firstError(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs[0]
+}

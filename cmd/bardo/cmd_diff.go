@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/bundlediff"
+)
+
+type diffOptions struct {
+	A, B  string // A and B; one of them may be "-", stdin
+	Match string // --match: bundlediff.MatchID or MatchContent
+	Stat  bool   // --stat
+}
+
+func newDiffCmd(g *globals, runF func(diffOptions) error) *cobra.Command {
+	var o diffOptions
+	cmd := &cobra.Command{
+		Use:   "diff A B",
+		Short: "Show what changed between two bundles",
+		Long: `Compare bundle A with bundle B, an ancestor's with its successor's say,
+and print what changed from A to B, section by section: the header
+(generation, parents, counts, …), the entries added (+), removed (-) and
+changed (~), PLAYBOOK.md as a unified diff, the causal graph's edges, the
+reflection's items, the autopsy and its toxic entries, and the references
+left out. Within a section, lines are sorted by id, bytewise. Numbers show
+their change, B − A: "confidence 0.300 → 0.255 (−0.045)".
+
+Entries are the same entry when they have the same id. With --match
+content, the entries left over are matched by embedding, at a cosine of at
+least 0.95 in the bundles' common space (or of bardo-text/v1 vectors of the
+content, for an entry without an embedding there), best pair first: the
+entries a successor re-minted under new ids show as "=" pairs with their
+cosine.
+
+Identical bundles print "no difference". --stat prints how many things
+changed in each section. --json prints a bardo.diff/v1 document: "a" and
+"b" (digest, golem_id, generation), "identical", then "header", "entries"
+(added, removed, changed, reminted), "playbook" (unified), "causal_graph",
+"reflection", "autopsy" and "left_out"; with --stat, "stat" in place of the
+sections. Like diff(1), bardo diff exits 0 when A and B are the same bundle
+(the same digest) and 1 when they differ, with a line on stderr that says
+so.
+
+` + exitStatus(
+			status{exitBad, "the bundles differ"},
+			status{exitDataErr, "A or B is not a valid bundle, or they cannot be compared (a death bundle and a snapshot)"},
+			status{exitNoInput, "A or B cannot be opened"},
+		),
+		Example: `  bardo diff golem-7a.bardo golem-7b.bardo
+  bardo diff --stat golem-7a.bardo golem-7b.bardo
+  bardo diff --match content ancestor.bardo successor.bardo
+  bardo diff --json a.bardo b.bardo | jq -r '.entries.changed[] | select(any(.changes[]; .field == "confidence")) | .id'
+  bardo diff a.bardo b.bardo > /dev/null 2>&1 && echo "the same bundle"`,
+		Args: positional(2, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.A, o.B = args[0], args[1]
+			if o.A == "-" && o.B == "-" {
+				return usagef(c.CommandPath(), "standard input (-) can be named once")
+			}
+			if o.Match != bundlediff.MatchID && o.Match != bundlediff.MatchContent {
+				return usagef(c.CommandPath(), "--match %q is neither %q nor %q", o.Match, bundlediff.MatchID, bundlediff.MatchContent)
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runDiff(g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Match, "match", bundlediff.MatchID, "match entries by `id|content`: by id only, or also by embedding cosine ≥ 0.95")
+	f.BoolVar(&o.Stat, "stat", false, "print only how many things changed in each section")
+	return cmd
+}
+
+// diffStat is the --json --stat document of diff, bardo.diff/v1.
+type diffStat struct {
+	A         bundlediff.Side   `json:"a"`
+	B         bundlediff.Side   `json:"b"`
+	Identical bool              `json:"identical"`
+	Stat      []bundlediff.Stat `json:"stat"`
+}
+
+// differentError is diff's result when the bundles differ: the run went
+// well, and, as diff(1) says, the answer is "different".
+type differentError struct {
+	a, b string
+}
+
+func (e *differentError) Error() string { return fmt.Sprintf("%s and %s differ", e.a, e.b) }
+
+func runDiff(g *globals, o diffOptions) error {
+	a, err := readDiffInput(g, o.A)
+	if err != nil {
+		return err
+	}
+	b, err := readDiffInput(g, o.B)
+	if err != nil {
+		return err
+	}
+	r, err := bundlediff.Diff(a, b, bundlediff.Options{Match: o.Match})
+	var side *bundlediff.SideError
+	if errors.As(err, &side) {
+		name := o.A
+		if side.Side == "b" {
+			name = o.B
+		}
+		return fmt.Errorf("%s: %w", inputName(name), side.Err)
+	}
+	if err != nil {
+		return err
+	}
+
+	switch {
+	case g.json && o.Stat:
+		err = writeJSON(g.stdout, "bardo.diff/v1", diffStat{A: r.A, B: r.B, Identical: r.Identical, Stat: r.Stats()})
+	case g.json:
+		err = writeJSON(g.stdout, "bardo.diff/v1", r)
+	case r.Identical:
+		_, err = fmt.Fprintln(g.stdout, "no difference")
+	case o.Stat:
+		err = writeTable(g.stdout, g.stdoutTerminal, []string{"section", "added", "removed", "changed"}, diffStatRows(r.Stats()))
+	default:
+		err = writeDiff(g.stdout, r)
+	}
+	if err != nil {
+		return err
+	}
+	if !r.Identical {
+		return &differentError{a: inputName(o.A), b: inputName(o.B)}
+	}
+	return nil
+}
+
+// readDiffInput decodes the bundle at path ("-": standard input).
+func readDiffInput(g *globals, path string) (*bundle.Bundle, error) {
+	in, err := g.openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	b, err := bundle.Decode(in)
+	if err != nil {
+		return nil, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err))
+	}
+	return b, nil
+}
+
+func diffStatRows(stats []bundlediff.Stat) [][]string {
+	rows := make([][]string, len(stats))
+	for i, s := range stats {
+		rows[i] = []string{s.Section, strconv.Itoa(s.Added), strconv.Itoa(s.Removed), strconv.Itoa(s.Changed)}
+	}
+	return rows
+}

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/store"
+)
+
+type inheritOptions struct {
+	Bundle    string // BUNDLE; "-" is stdin
+	Store     storeFlags
+	Channel   string    // --channel
+	OnSimilar string    // --on-similar
+	GolemID   string    // --golem-id: the golem of a store this inherit creates
+	DryRun    bool      // --dry-run
+	Now       time.Time // --now; zero: the clock, read once
+}
+
+func newInheritCmd(g *globals, runF func(inheritOptions) error) *cobra.Command {
+	var o inheritOptions
+	cmd := &cobra.Command{
+		Use:   "inherit BUNDLE",
+		Short: "Apply a death bundle to a successor's store",
+		Long: `Apply the germline bundle BUNDLE (bardo.bundle/v1) to the store, in one
+transaction recorded as an "inherit" activity at --now.
+
+Nothing arrives above its base, whatever the bundle claims. On the
+predecessor channel an entry arrives at min(source confidence, 0.3) ×
+0.85^(hops−1), hops from the generation that last earned it to the
+store's; death reflection items at 0.25 and autopsy markers at 0.35, times
+the same factor from the bundle's generation. --channel clade applies a
+sibling's bundle at min(confidence, 0.4) × 0.80. A row arriving below the
+retrieval floor 0.05 is stored archived, never dropped. Bloodstains arrive
+with retrieval weight 1.2 and demurrage weight 3.0; the autopsy's toxic
+entries arrive flagged with their recommendation, and nothing of the
+store's is ever deleted.
+
+Each incoming row is compared with the store's rows and those admitted
+before it (cosine in float64, within one embedding space, else through
+bardo-text/v1 of the texts): above 0.95 it is not admitted and a sighting
+of the store's row is recorded; from 0.90 to 0.95 both are kept and a
+same_as candidate recorded, the new row pointing to the old with
+--on-similar merge (asked pair by pair with ask, which needs a terminal);
+below 0.90 it is admitted. An id the store holds is never overwritten.
+
+The first predecessor inherit creates the store when it does not exist:
+golem --golem-id (default: the predecessor's id, "-g" and the new
+generation), generation the bundle's + 1, parent the bundle. A bundle is
+applied once: applying it again changes nothing and says "applied: false,
+reason: already applied". --dry-run prints the plan (each row's decision)
+and writes nothing, not even a new store.
+
+Prints what the inherit did (a field/value table, or with --json a
+bardo.inherit/v1 document); warnings, what was not done, go to stderr.
+--store defaults to $BARDO_STORE, else grimoire.db in the working folder.
+
+` + exitStatus(
+			status{exitDataErr, "the bundle is corrupt or its digest does not match, or the store is damaged"},
+			status{exitNoInput, "BUNDLE cannot be opened, or a clade bundle names no existing store"},
+			status{exitCantCreat, "the store cannot be created"},
+			status{exitIOErr, "I/O error, disk full included"},
+			status{exitTempFail, "another run holds the store's lock for all of --wait"},
+		),
+		Example: `  bardo inherit golem-7a.bardo --store grimoire.db
+  bardo inherit golem-7a.bardo --store grimoire.db --dry-run --json | jq .counts
+  bardo inherit sibling.bardo --channel clade --on-similar merge --now 2026-11-03T08:00:00Z`,
+		Args: positional(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Bundle = args[0]
+			switch o.Channel {
+			case inherit.ChannelPredecessor, inherit.ChannelClade:
+			default:
+				return usagef(c.CommandPath(), "--channel %q: want predecessor or clade", o.Channel)
+			}
+			switch o.OnSimilar {
+			case inherit.OnSimilarKeep, inherit.OnSimilarMerge:
+			case inherit.OnSimilarAsk:
+				if !o.DryRun && !isTerminal(g.stdin) {
+					return usagef(c.CommandPath(), "--on-similar ask asks on a terminal, and standard input is not one: use keep or merge")
+				}
+			default:
+				return usagef(c.CommandPath(), "--on-similar %q: want keep, merge or ask", o.OnSimilar)
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runInherit(c.Context(), g, o)
+		},
+	}
+	f := cmd.Flags()
+	g.addStoreFlags(f, &o.Store, true)
+	f.StringVar(&o.Channel, "channel", inherit.ChannelPredecessor, "`channel` the bundle comes by: predecessor or clade (a sibling's)")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a row at cosine 0.90–0.95 to another: keep, merge or ask")
+	f.StringVar(&o.GolemID, "golem-id", "", "golem `id` of a store this inherit creates (default: PREDECESSOR-gN)")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
+	f.Var(timeValue{&o.Now}, "now", "`time` recorded for the inherit, RFC 3339 (default: the clock)")
+	return cmd
+}
+
+func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	b, digest, err := readBundle(g, o.Bundle)
+	if err != nil {
+		return err
+	}
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now}
+	in := &inheritRun{g: g, o: o, b: b, digest: digest, opts: opts, now: now}
+	switch _, err := os.Stat(o.Store.Path); {
+	case err == nil:
+		return in.into(ctx)
+	case !errors.Is(err, fs.ErrNotExist):
+		return asInputError(o.Store.Path, err)
+	case o.Channel == inherit.ChannelClade:
+		return fmt.Errorf("a clade bundle does not create a store: %w", &noStoreError{path: o.Store.Path, err: err})
+	}
+	return in.create(ctx)
+}
+
+// readBundle decodes and checks the bundle at path, and returns it with its
+// digest. Any rule of the format it breaks is an error (exit 65): a bundle
+// that is not sound is never applied.
+func readBundle(g *globals, path string) (*bundle.Bundle, string, error) {
+	in, err := g.openInput(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer in.Close()
+	name := inputName(path)
+	b, err := bundle.Decode(in)
+	if err != nil {
+		return nil, "", asInputError(path, fmt.Errorf("%s: %w", name, err))
+	}
+	if errs := b.Check(); len(errs) > 0 {
+		const shown = 20
+		lines := make([]string, 0, shown+1)
+		for _, e := range errs[:min(len(errs), shown)] {
+			lines = append(lines, name+": "+e.Error())
+		}
+		if len(errs) > shown {
+			lines = append(lines, fmt.Sprintf("and %d more", len(errs)-shown))
+		}
+		return nil, "", fmt.Errorf("%s: %w", strings.Join(lines, "\n"), bundle.ErrCorrupt)
+	}
+	digest, err := b.Digest()
+	return b, digest, err
+}
+
+// inheritRun is one bardo inherit in progress.
+type inheritRun struct {
+	g      *globals
+	o      inheritOptions
+	b      *bundle.Bundle
+	digest string
+	opts   inherit.Options
+	now    time.Time
+}
+
+// create applies a predecessor's bundle to a store that does not exist
+// yet: planned first, so that a bundle that cannot be planned creates
+// nothing; then the store is created and the plan applied. Should the
+// apply fail, the store this run created is removed.
+func (in *inheritRun) create(ctx context.Context) error {
+	h := &in.b.Header
+	m := store.Meta{
+		GolemID:      in.o.GolemID,
+		Generation:   h.Generation + 1,
+		LineageID:    h.LineageID,
+		ParentBundle: in.digest,
+	}
+	if m.GolemID == "" {
+		m.GolemID = fmt.Sprintf("%s-g%d", h.GolemID, m.Generation)
+	}
+	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation}, in.opts)
+	if err != nil {
+		return in.planError(err)
+	}
+	res := in.result(plan, m.Generation)
+	if in.o.DryRun {
+		res.Reason = "dry run"
+		return in.render(res, plan)
+	}
+	if err := in.ask(plan, nil); err != nil {
+		return err
+	}
+	p := in.o.Store.Path
+	s, err := store.Create(ctx, p, m, in.o.Store.Wait, in.now)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, store.ErrExists):
+		return in.into(ctx) // another run made it while this one waited for the lock
+	case errors.As(err, &pe):
+		return &atomicfile.OutputError{Path: p, Err: err}
+	case err != nil:
+		return err
+	}
+	activity, err := s.ApplyInherit(ctx, plan, in.now)
+	if err != nil {
+		s.Close()
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(p + suffix)
+		}
+		return fmt.Errorf("applying %s to the new store %s (removed): %w", in.digest, p, err)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	res.Applied, res.CreatedStore, res.Activity = true, true, activity
+	return in.render(res, plan)
+}
+
+// into applies the bundle to the existing store.
+func (in *inheritRun) into(ctx context.Context) error {
+	s, err := openStore(ctx, in.o.Store, !in.o.DryRun)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m := s.Meta()
+	if in.o.GolemID != "" && in.o.GolemID != m.GolemID {
+		return usagef("bardo inherit", "--golem-id %q: the store %s is golem %q's, and a store's golem never changes", in.o.GolemID, in.o.Store.Path, m.GolemID)
+	}
+	prev, err := s.FindActivity(ctx, store.ActivityInherit, in.digest)
+	if err != nil {
+		return err
+	}
+	if prev != nil {
+		return in.render(in.alreadyApplied(m.Generation), nil)
+	}
+	existing, err := s.DedupView(ctx)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
+	}
+	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, in.opts)
+	if err != nil {
+		return in.planError(err)
+	}
+	res := in.result(plan, m.Generation)
+	if in.o.DryRun {
+		res.Reason = "dry run"
+		return in.render(res, plan)
+	}
+	if err := in.ask(plan, existing); err != nil {
+		return err
+	}
+	activity, err := s.ApplyInherit(ctx, plan, in.now)
+	switch {
+	case errors.Is(err, store.ErrAlreadyApplied):
+		return in.render(in.alreadyApplied(m.Generation), nil)
+	case err != nil:
+		return fmt.Errorf("applying %s to %s: %w", in.digest, in.o.Store.Path, err)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	res.Applied, res.Activity = true, activity
+	return in.render(res, plan)
+}
+
+// planError names the bundle in an error of the planner.
+func (in *inheritRun) planError(err error) error {
+	return fmt.Errorf("%s: %w", inputName(in.o.Bundle), err)
+}

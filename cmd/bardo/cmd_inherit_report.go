@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/bardo-golem/bardo/inherit"
+)
+
+// inheritResult is the --json document of inherit, bardo.inherit/v1.
+// Counts is left out when nothing was planned (already applied); Plan is
+// there with --dry-run only.
+type inheritResult struct {
+	Applied      bool           `json:"applied"`
+	Reason       string         `json:"reason,omitempty"` // "already applied" | "dry run"
+	Digest       string         `json:"digest"`
+	Store        string         `json:"store"`
+	Generation   int            `json:"generation"` // the store's
+	Channel      string         `json:"channel"`
+	Counts       *inheritCounts `json:"counts,omitempty"`
+	Warnings     []string       `json:"warnings"`
+	GolemID      string         `json:"golem_id"` // the store's
+	Bundle       string         `json:"bundle"`
+	Source       inheritSource  `json:"source"`
+	CreatedStore bool           `json:"created_store"`
+	Activity     int64          `json:"activity,omitempty"`
+	Plan         *inheritPlan   `json:"plan,omitempty"`
+}
+
+type inheritSource struct {
+	GolemID    string `json:"golem_id"`
+	Generation int    `json:"generation"`
+}
+
+type inheritCounts struct {
+	Reviewed           int `json:"reviewed"`
+	Admitted           int `json:"admitted"`
+	SkippedDuplicate   int `json:"skipped_duplicate"`
+	SameAsCandidates   int `json:"same_as_candidates"`
+	ArchivedBelowFloor int `json:"archived_below_floor"`
+	FlaggedToxic       int `json:"flagged_toxic"`
+	CausalEdges        int `json:"causal_edges"`
+	Documents          int `json:"documents"`
+}
+
+// inheritPlan is a plan as --dry-run prints it.
+type inheritPlan struct {
+	Admit     []plannedRow      `json:"admit"`
+	Sightings []plannedSighting `json:"sightings"`
+	SameAs    []plannedSameAs   `json:"same_as"`
+	Flags     []plannedFlag     `json:"flags"`
+	Documents []string          `json:"documents"`
+}
+
+type plannedRow struct {
+	ID         string  `json:"id"`
+	Kind       string  `json:"kind"`
+	Category   string  `json:"category"`
+	Confidence float64 `json:"confidence"`
+	Status     string  `json:"status"`
+	SameAs     string  `json:"same_as,omitempty"`
+}
+
+type plannedSighting struct {
+	ExistingID       string  `json:"existing_id"`
+	IncomingID       string  `json:"incoming_id"`
+	Cosine           float64 `json:"cosine"`
+	SourceGolemID    string  `json:"source_golem_id"`
+	SourceGeneration int     `json:"source_generation"`
+	Confidence       float64 `json:"confidence"`
+}
+
+type plannedSameAs struct {
+	NewID      string  `json:"new_id"`
+	ExistingID string  `json:"existing_id"`
+	Cosine     float64 `json:"cosine"`
+	Merged     bool    `json:"merged"`
+}
+
+type plannedFlag struct {
+	EntryID        string  `json:"entry_id"`
+	Recommendation string  `json:"recommendation"`
+	Contribution   float64 `json:"contribution"`
+}
+
+// result is the report of plan p for a store of the given generation.
+func (in *inheritRun) result(p *inherit.Plan, generation int) inheritResult {
+	res := in.alreadyApplied(generation)
+	res.Reason = ""
+	res.GolemID = p.StoreGolemID
+	c := p.Counts
+	res.Counts = &inheritCounts{
+		Reviewed: c.Reviewed, Admitted: c.Admitted, SkippedDuplicate: c.SkippedDuplicate,
+		SameAsCandidates: c.SameAsCandidates, ArchivedBelowFloor: c.ArchivedBelowFloor, FlaggedToxic: c.FlaggedToxic,
+		CausalEdges: len(p.Edges), Documents: len(p.Documents),
+	}
+	res.Warnings = emptyIfNil(c.Warnings)
+	return res
+}
+
+// alreadyApplied is the report of a bundle the store applied before.
+func (in *inheritRun) alreadyApplied(generation int) inheritResult {
+	return inheritResult{
+		Reason:     "already applied",
+		Digest:     in.digest,
+		Store:      in.o.Store.Path,
+		Generation: generation,
+		Channel:    in.o.Channel,
+		Warnings:   []string{},
+		Bundle:     inputName(in.o.Bundle),
+		Source:     inheritSource{GolemID: in.b.Header.GolemID, Generation: in.b.Header.Generation},
+	}
+}
+
+// render prints the report: with --json one document; otherwise, for a
+// dry run the plan's decisions (a summary on stderr), else a field/value
+// table, the warnings on stderr.
+func (in *inheritRun) render(res inheritResult, p *inherit.Plan) error {
+	g := in.g
+	if in.o.DryRun && p != nil {
+		res.Plan = dryRunPlan(p)
+	}
+	if g.json {
+		return writeJSON(g.stdout, "bardo.inherit/v1", res)
+	}
+	for _, w := range res.Warnings {
+		g.warnf("%s", w)
+	}
+	if res.Plan == nil {
+		return writeTable(g.stdout, g.stdoutTerminal, []string{"field", "value"}, inheritRows(res))
+	}
+	if err := writeTable(g.stdout, g.stdoutTerminal, []string{"decision", "id", "kind", "confidence", "status", "match", "cosine"}, decisionRows(p)); err != nil {
+		return err
+	}
+	c := res.Counts
+	g.notef("dry run: %d reviewed, %d admitted (%d archived below the floor, %d same_as candidates), %d skipped as duplicates, %d flagged toxic; nothing written",
+		c.Reviewed, c.Admitted, c.ArchivedBelowFloor, c.SameAsCandidates, c.SkippedDuplicate, c.FlaggedToxic)
+	return nil
+}
+
+// inheritRows are the field/value rows of the report.
+func inheritRows(res inheritResult) [][]string {
+	rows := [][]string{{"applied", strconv.FormatBool(res.Applied)}}
+	if res.Reason != "" {
+		rows = append(rows, []string{"reason", res.Reason})
+	}
+	rows = append(rows,
+		[]string{"store", res.Store},
+		[]string{"generation", strconv.Itoa(res.Generation)},
+		[]string{"bundle", res.Bundle},
+		[]string{"digest", res.Digest},
+		[]string{"source", fmt.Sprintf("%s generation %d", res.Source.GolemID, res.Source.Generation)},
+		[]string{"channel", res.Channel},
+	)
+	if res.GolemID != "" {
+		rows = append(rows, []string{"golem_id", res.GolemID})
+	}
+	if res.CreatedStore {
+		rows = append(rows, []string{"created_store", "true"})
+	}
+	if res.Activity != 0 {
+		rows = append(rows, []string{"activity", strconv.FormatInt(res.Activity, 10)})
+	}
+	if c := res.Counts; c != nil {
+		for _, r := range []struct {
+			name string
+			n    int
+		}{
+			{"reviewed", c.Reviewed}, {"admitted", c.Admitted}, {"skipped_duplicate", c.SkippedDuplicate},
+			{"same_as_candidates", c.SameAsCandidates}, {"archived_below_floor", c.ArchivedBelowFloor},
+			{"flagged_toxic", c.FlaggedToxic}, {"causal_edges", c.CausalEdges}, {"documents", c.Documents},
+			{"warnings", len(res.Warnings)},
+		} {
+			rows = append(rows, []string{r.name, strconv.Itoa(r.n)})
+		}
+	}
+	return rows
+}
+
+func dryRunPlan(p *inherit.Plan) *inheritPlan {
+	out := &inheritPlan{
+		Admit:     make([]plannedRow, len(p.Admit)),
+		Sightings: make([]plannedSighting, len(p.Sightings)),
+		SameAs:    make([]plannedSameAs, len(p.SameAs)),
+		Flags:     make([]plannedFlag, len(p.Flags)),
+		Documents: make([]string, len(p.Documents)),
+	}
+	for i, a := range p.Admit {
+		e := &a.Entry
+		out.Admit[i] = plannedRow{ID: e.ID, Kind: a.Kind, Category: e.Category, Confidence: e.Confidence, Status: e.Status, SameAs: a.SameAs}
+	}
+	for i, s := range p.Sightings {
+		out.Sightings[i] = plannedSighting(s)
+	}
+	for i, s := range p.SameAs {
+		out.SameAs[i] = plannedSameAs(s)
+	}
+	for i, f := range p.Flags {
+		out.Flags[i] = plannedFlag(f)
+	}
+	for i, d := range p.Documents {
+		out.Documents[i] = d.Name
+	}
+	return out
+}
+
+// decisionRows are a dry run's rows: each admitted row in review order
+// (with the row it may duplicate), then each sighting.
+func decisionRows(p *inherit.Plan) [][]string {
+	similar := make(map[string]inherit.SameAs, len(p.SameAs))
+	for _, s := range p.SameAs {
+		similar[s.NewID] = s
+	}
+	rows := make([][]string, 0, len(p.Admit)+len(p.Sightings))
+	for _, a := range p.Admit {
+		e := &a.Entry
+		decision, match, cos := "admit", "", ""
+		if s, ok := similar[e.ID]; ok {
+			decision, match, cos = "admit, same_as candidate", s.ExistingID, formatFloat(s.Cosine)
+			if s.Merged {
+				decision = "admit, merged"
+			}
+		}
+		rows = append(rows, []string{decision, e.ID, a.Kind, formatFloat(e.Confidence), e.Status, match, cos})
+	}
+	for _, s := range p.Sightings {
+		rows = append(rows, []string{"sighting", s.IncomingID, "", formatFloat(s.Confidence), "", s.ExistingID, formatFloat(s.Cosine)})
+	}
+	return rows
+}
+
+// ask resolves --on-similar ask: each same_as candidate is shown on
+// stderr and answered on stdin (y merges; anything else keeps both).
+// existing holds the store's rows, for their text.
+func (in *inheritRun) ask(p *inherit.Plan, existing []inherit.Existing) error {
+	if in.o.OnSimilar != inherit.OnSimilarAsk || len(p.SameAs) == 0 {
+		return nil
+	}
+	texts := make(map[string]string, len(existing)+len(p.Admit))
+	for _, x := range existing {
+		texts[x.ID] = x.Content
+	}
+	for _, a := range p.Admit {
+		texts[a.Entry.ID] = a.Entry.Content
+	}
+	return askSameAs(bufio.NewReader(in.g.stdin), in.g.stderr, p, texts)
+}
+
+// errNoAnswer is standard input ending before every question is answered:
+// nothing is applied.
+var errNoAnswer = errors.New("standard input ended before every same_as candidate was answered: nothing applied")
+
+// askSameAs asks, for each same_as candidate of p, whether to merge the
+// new row into the old one, and resolves p with the answers.
+func askSameAs(r *bufio.Reader, w io.Writer, p *inherit.Plan, texts map[string]string) error {
+	merge := make(map[string]bool, len(p.SameAs))
+	for i, s := range p.SameAs {
+		fmt.Fprintf(w, "same_as candidate %d of %d, cosine %s:\n  new %s: %s\n  old %s: %s\nmerge the new row into the old (both stay; the new points to the old)? [y/N] ",
+			i+1, len(p.SameAs), formatFloat(s.Cosine), s.NewID, oneLine(texts[s.NewID]), s.ExistingID, oneLine(texts[s.ExistingID]))
+		line, err := r.ReadString('\n')
+		if err != nil && (line == "" || !errors.Is(err, io.EOF)) {
+			fmt.Fprintln(w)
+			return errNoAnswer
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			merge[s.NewID] = true
+		}
+	}
+	p.Resolve(func(s inherit.SameAs) bool { return merge[s.NewID] })
+	return nil
+}
+
+// oneLine quotes a text on one line, cut to 100 runes.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:99]) + "…"
+	}
+	return strconv.Quote(s)
+}

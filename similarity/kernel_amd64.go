@@ -1,0 +1,43 @@
+//go:build !purego
+
+package similarity
+
+import "golang.org/x/sys/cpu"
+
+//go:generate go run ./internal/kernelgen -o .
+
+// The assembly kernels (kernel_avx2_amd64.s, kernel_avx512_amd64.s, written
+// by internal/kernelgen) hold the contract of kernel.block for the heights
+// listed below; their wrappers check the slices first.
+
+//go:noescape
+func blockAVX2(out *float32, ldo int, rmax *float32, qp *float32, m int, rp *float32, np int, dims int)
+
+//go:noescape
+func blockAVX512(out *float32, ldo int, rmax *float32, qp *float32, m int, rp *float32, np int, dims int)
+
+func init() {
+	// x/sys/cpu reports AVX2 and AVX-512 only when the OS saves their
+	// registers too.
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		k := &kernel{name: "avx2", heights: []int{6, 4, 2, 1}}
+		k.block = asmBlock(k, blockAVX2)
+		register(k)
+	}
+	if cpu.X86.HasAVX512F {
+		k := &kernel{name: "avx512", heights: []int{12, 8, 4, 2, 1}}
+		k.block = asmBlock(k, blockAVX512)
+		register(k)
+	}
+}
+
+// asmBlock wraps an assembly kernel in kernel.block's signature.
+func asmBlock(k *kernel, f func(out *float32, ldo int, rmax *float32, qp *float32, m int, rp *float32, np int, dims int)) func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int) {
+	return func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int) {
+		if np == 0 {
+			return
+		}
+		checkBlock(k.name, k.heights, len(out), ldo, len(rmax), len(qp), m, len(rp), np, dims)
+		f(&out[0], ldo, &rmax[0], &qp[0], m, &rp[0], np, dims)
+	}
+}

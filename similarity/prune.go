@@ -1,0 +1,151 @@
+package similarity
+
+// This file holds the searches through a cluster index. A query first
+// visits the leaf whose centroid is nearest; its best score b there means
+// the answer's cosine is at least b − e (e = margin/2 bounds a score's
+// error). It then visits every other leaf whose bound is at least that, and
+// skips the rest: none of their members can reach the best cosine, let
+// alone tie with it, so MaxCos's candidates (everything within the margin
+// of the best score) and its answer are those of a full scan. Within
+// visits the leaves whose bound reaches the threshold.
+
+// indexBatch is how many queries go through the index at a time: their
+// scores against every centroid are held at once.
+const indexBatch = 256
+
+// layoutFor returns the layout a search of nq queries (unit vectors in
+// unit) uses: the set's current one, or one with a cluster index when the
+// search is the first one large enough to try building it.
+func (s *Set) layoutFor(k *kernel, unit []float32, nq int) *layout {
+	if nq < minIndexQueries || s.n < minIndexRefs || s.tried.Load() {
+		return s.layout()
+	}
+	s.layMu.Lock()
+	if !s.tried.Load() {
+		if lay := s.indexedLayout(k, unit, nq); lay != nil {
+			s.lay.Store(lay)
+		}
+		s.tried.Store(true)
+	}
+	s.layMu.Unlock()
+	return s.layout()
+}
+
+// centroidScores returns the scores, row-major, of the queries ids against
+// every leaf's centroid.
+func (sr *search) centroidScores(ids []int) []float32 {
+	ix := sr.lay.index
+	d := sr.s.dims
+	c := len(ix.leaves)
+	t := make([]float32, len(ids)*c)
+	qps := packQueries(sr.k, sr.unit, ids, d, nil)
+	bp := blockPanels(d)
+	blocks := (panelCount(c) + bp - 1) / bp
+	parallel(min(sr.workers(), blocks), blocks, func(w, b int) {
+		sc := sr.sc[w]
+		pa, pz := b*bp, min(panelCount(c), (b+1)*bp)
+		np := pz - pa
+		ldo := np * panelWidth
+		for _, qp := range qps {
+			sr.k.block(sc.out, ldo, sc.rmax, qp.data, qp.m, ix.cents[pa*panelWidth*d:pz*panelWidth*d], np, d)
+			for i := range qp.count {
+				row := t[(qp.first+i)*c : (qp.first+i+1)*c]
+				copy(row[pa*panelWidth:min(c, pz*panelWidth)], sc.out[i*ldo:])
+			}
+		}
+	})
+	return t
+}
+
+// maxThroughIndex runs the MaxCos search of every query through the index.
+func (sr *search) maxThroughIndex(margin float64) {
+	ix := sr.lay.index
+	e := margin / 2
+	c := len(ix.leaves)
+	for a := 0; a < sr.nq; a += indexBatch {
+		ids := identity(min(indexBatch, sr.nq-a))
+		for i := range ids {
+			ids[i] += a
+		}
+		t := sr.centroidScores(ids)
+
+		// Each query's nearest leaf.
+		lists := make([][]int, c)
+		nearest := make([]int, len(ids))
+		for i, q := range ids {
+			row := t[i*c : (i+1)*c]
+			arg := 0
+			for j, x := range row {
+				if x > row[arg] {
+					arg = j
+				}
+			}
+			nearest[i] = arg
+			lists[arg] = append(lists[arg], q)
+		}
+		sr.visits(ix.visitsOf(lists, nil))
+
+		// Every other leaf that may hold a cosine as large as the best so far.
+		clear(lists)
+		var zero []int
+		work := 0
+		for i, q := range ids {
+			lb := float64(sr.best(q)) - e - boundSlack
+			row := t[i*c : (i+1)*c]
+			for j, x := range row {
+				if j != nearest[i] && bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= lb {
+					lists[j] = append(lists[j], q)
+					work += ix.leaves[j].hi - ix.leaves[j].lo
+				}
+			}
+			if ix.zeroLo < ix.n && 0 >= lb {
+				zero = append(zero, q)
+				work += sr.s.n - ix.zeroLo
+			}
+		}
+		if float64(work) > maxVisits*float64(len(ids))*float64(sr.s.n) {
+			// The index does not pay for these queries: scan everything.
+			for _, w := range sr.trk {
+				for _, q := range ids {
+					w[q] = maxTracker(margin)
+				}
+			}
+			sr.all(ids)
+			continue
+		}
+		sr.visits(ix.visitsOf(lists, zero))
+	}
+}
+
+// withinThroughIndex runs the Within search of query 0 through the index.
+func (sr *search) withinThroughIndex(threshold, margin float64) {
+	ix := sr.lay.index
+	e := margin / 2
+	t := sr.centroidScores([]int{0})
+	lists := make([][]int, len(ix.leaves))
+	for j, x := range t {
+		if bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= threshold {
+			lists[j] = []int{0}
+		}
+	}
+	var zero []int
+	if 0 >= threshold {
+		zero = []int{0}
+	}
+	sr.visits(ix.visitsOf(lists, zero))
+}
+
+// visitsOf returns the visits of the queries lists[j] to leaf j, and of
+// the queries zero to the zero vectors.
+func (ix *clusterIndex) visitsOf(lists [][]int, zero []int) []visit {
+	var vs []visit
+	for j, ids := range lists {
+		if len(ids) > 0 {
+			vs = append(vs, visit{lo: ix.leaves[j].lo, hi: ix.leaves[j].hi, ids: ids})
+		}
+	}
+	if len(zero) > 0 && ix.zeroLo < ix.n {
+		vs = append(vs, visit{lo: ix.zeroLo, hi: ix.n, ids: zero})
+	}
+	return vs
+}

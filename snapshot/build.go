@@ -1,0 +1,283 @@
+package snapshot
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/autopsy"
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// Options are the choices of a snapshot.
+type Options struct {
+	// Read configures the export reader.
+	Read grimoire.ReadOptions
+}
+
+// Build reads the export src once and returns its insurance snapshot, a
+// bundle of kind "snapshot". Memory is bounded: it keeps the last
+// bundle.SnapshotEpisodes episodes, the top bundle.SnapshotInsights
+// insights, PLAYBOOK.md, one value per metric name, and the autopsy's
+// small per-episode bookkeeping. When the reader fails, or the export
+// breaks the format anywhere, Build returns the reader's error and no
+// snapshot.
+func Build(src *grimoire.Input, opts Options) (*bundle.Bundle, error) {
+	r, err := src.Open(opts.Read)
+	if err != nil {
+		return nil, err
+	}
+	c := newCollector(r.Header())
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		c.add(rec)
+	}
+	if err := r.Close(); err != nil {
+		return nil, err
+	}
+	return c.assemble(), nil
+}
+
+// collector sees every valid record once and keeps what the snapshot
+// needs. What it keeps does not depend on the order of the records.
+type collector struct {
+	header   *grimoire.Header
+	episodes *bounded[*grimoire.Episode]
+	insights *bounded[*grimoire.Entry]
+	autopsy  *autopsy.Collector // the window's accuracy and the fitness
+	trail    *trailing          // the window's accuracy per tick
+	playbook *grimoire.Document
+	metrics  map[string]*grimoire.Metric
+
+	entries, candidates, edges, episodesRead int
+}
+
+func newCollector(h *grimoire.Header) *collector {
+	return &collector{
+		header:   h,
+		episodes: newBounded(bundle.SnapshotEpisodes, laterEpisode),
+		insights: newBounded(bundle.SnapshotInsights, moreConfident),
+		autopsy:  autopsy.NewCollector(h),
+		trail:    newTrailing(h),
+		metrics:  make(map[string]*grimoire.Metric),
+	}
+}
+
+// laterEpisode orders episodes by tick, ties by id bytewise: the last 50
+// are the 50 "latest".
+func laterEpisode(a, b *grimoire.Episode) bool {
+	if a.Tick != b.Tick {
+		return a.Tick > b.Tick
+	}
+	return a.ID > b.ID
+}
+
+// moreConfident orders insights by confidence descending, ties by id
+// ascending, bytewise.
+func moreConfident(a, b *grimoire.Entry) bool {
+	if a.Confidence != b.Confidence {
+		return a.Confidence > b.Confidence
+	}
+	return a.ID < b.ID
+}
+
+func (c *collector) add(rec grimoire.Record) {
+	switch r := rec.(type) {
+	case *grimoire.Entry:
+		c.entries++
+		// The bottleneck's rule for what may cross: a quarantined entry
+		// never does, and a snapshot exists to be inherited from.
+		if r.Category == grimoire.CategoryInsight && r.Status != grimoire.StatusQuarantined {
+			c.candidates++
+			c.insights.offer(r)
+		}
+	case *grimoire.Episode:
+		c.episodesRead++
+		c.episodes.offer(r)
+		c.autopsy.AddEpisode(r)
+		c.trail.add(r)
+	case *grimoire.Fitness:
+		c.autopsy.AddFitness(r)
+	case *grimoire.CausalEdge:
+		c.edges++
+	case *grimoire.Document:
+		if r.Name == grimoire.DocPlaybook {
+			c.playbook = r
+		}
+	case *grimoire.Metric:
+		if old, ok := c.metrics[r.Name]; !ok || laterMetric(r, old) {
+			c.metrics[r.Name] = r
+		}
+	}
+}
+
+// laterMetric reports whether a is a later value of its metric than b: a
+// later at (a value without at counts as the earliest), then the larger
+// value, so that the choice does not depend on the order of the records.
+func laterMetric(a, b *grimoire.Metric) bool {
+	switch {
+	case a.At == nil || b.At == nil:
+		if (a.At == nil) != (b.At == nil) {
+			return b.At == nil
+		}
+	case !a.At.Equal(*b.At):
+		return a.At.After(*b.At)
+	}
+	return a.Value > b.Value
+}
+
+// assemble makes the snapshot from what the collector kept.
+func (c *collector) assemble() *bundle.Bundle {
+	h := c.header
+	now := h.ExportedAt
+	a := c.autopsy.Result(autopsy.Options{})
+
+	s := &bundle.SnapshotBody{
+		Episodes:  c.snapshotEpisodes(),
+		Insights:  c.snapshotInsights(now),
+		Metrics:   c.snapshotMetrics(),
+		Staleness: bundle.Staleness{WindowStartTick: a.WindowStart, WindowEndTick: a.WindowEnd, Known: a.Known, Correct: a.Correct, Accuracy: a.Accuracy},
+		Fitness:   a.Fitness,
+		// The autopsy's threshold: the header's, else the default.
+		SenescenceThreshold: a.SenescenceThreshold,
+	}
+	if d := c.playbook; d != nil {
+		s.Playbook = &bundle.Document{Name: d.Name, Text: d.Text, Digest: bundle.DocumentDigest(d.Text)}
+	}
+	if cr := h.Credits; cr != nil {
+		s.Credits = &bundle.SnapshotCredits{RemainingUSDC: cr.RemainingUSDC, InitialUSDC: cr.InitialUSDC, DeathReserveUSDC: cr.DeathReserveUSDC}
+	}
+	if s.Fitness != nil && *s.Fitness < bundle.EpistemicPressureFactor*s.SenescenceThreshold {
+		s.Pressures = append(s.Pressures, bundle.PressureEpistemic)
+		s.SuccessorNotes = successorNotes(s.Insights)
+	}
+	if acc := s.Staleness.Accuracy; acc != nil && *acc < bundle.StalenessPressureAccuracy {
+		s.Pressures = append(s.Pressures, bundle.PressureStaleness)
+		s.Trajectory = c.trail.buckets(a.WindowStart, a.WindowEnd)
+	}
+
+	b := &bundle.Bundle{Header: c.bundleHeader(), Snapshot: s}
+	b.Header.Counts = bundle.Counts{
+		Entries:      len(s.Insights),
+		Candidates:   c.candidates,
+		SomaEntries:  c.entries - len(s.Insights),
+		EdgesLeftOut: c.edges,
+		Episodes:     c.episodesRead,
+	}
+	return b
+}
+
+// successorNotes marks each insight that is structural, or likely stale.
+func successorNotes(insights []bundle.Entry) []bundle.SuccessorNote {
+	var notes []bundle.SuccessorNote
+	for i := range insights {
+		e := &insights[i]
+		switch {
+		case e.DecayClass == grimoire.DecayStructural:
+			notes = append(notes, bundle.SuccessorNote{ID: e.ID, Mark: bundle.NoteStructural})
+		case e.Decay < bundle.LikelyStaleDecay:
+			notes = append(notes, bundle.SuccessorNote{ID: e.ID, Mark: bundle.NoteLikelyStale})
+		}
+	}
+	return notes
+}
+
+// snapshotEpisodes returns the last episodes, oldest first, without their
+// emotional tags.
+func (c *collector) snapshotEpisodes() []bundle.SnapshotEpisode {
+	kept := c.episodes.best()
+	slices.Reverse(kept)
+	out := make([]bundle.SnapshotEpisode, len(kept))
+	for i, ep := range kept {
+		out[i] = bundle.SnapshotEpisode{
+			ID:           ep.ID,
+			Tick:         ep.Tick,
+			At:           timestamp(ep.At),
+			Regime:       ep.Regime,
+			State:        ep.State,
+			Summary:      ep.Summary,
+			Action:       ep.Action,
+			Outcome:      ep.Outcome,
+			UsedEntryIDs: slices.Clone(ep.UsedEntryIDs),
+		}
+		if ep.PnLUSDC != nil {
+			pnl := *ep.PnLUSDC
+			out[i].PnLUSDC = &pnl
+		}
+		if p := ep.Prediction; p != nil && (p.Statement != "" || p.Correct != nil) {
+			sp := &bundle.SnapshotPrediction{Statement: p.Statement}
+			if p.Correct != nil {
+				correct := *p.Correct
+				sp.Correct = &correct
+			}
+			out[i].Prediction = sp
+		}
+	}
+	return out
+}
+
+func (c *collector) snapshotMetrics() []bundle.SnapshotMetric {
+	names := make([]string, 0, len(c.metrics))
+	for name := range c.metrics {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make([]bundle.SnapshotMetric, len(names))
+	for i, name := range names {
+		m := c.metrics[name]
+		out[i] = bundle.SnapshotMetric{Name: strings.Clone(name), Value: m.Value, At: optionalTimestamp(m.At)}
+	}
+	return out
+}
+
+// bundleHeader copies what a bundle header takes from the export header;
+// the owner's address stays behind, as in a death bundle.
+func (c *collector) bundleHeader() bundle.Header {
+	h := c.header
+	now := timestamp(h.ExportedAt)
+	bh := bundle.Header{
+		Format:     bundle.Format,
+		Kind:       bundle.KindSnapshot,
+		GolemID:    h.GolemID,
+		Generation: h.Generation,
+		LineageID:  h.LineageID,
+		ExportedAt: now,
+		Phase:      h.Phase,
+		Bottleneck: bundle.Bottleneck{MaxEntries: bundle.SnapshotInsights, Now: now},
+	}
+	if h.ParentBundle != "" {
+		bh.Parents = []string{h.ParentBundle}
+	}
+	if h.Tick != nil {
+		tick := *h.Tick
+		bh.Tick = &tick
+	}
+	if h.Death != nil {
+		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: timestamp(h.Death.At), Tick: h.Death.Tick}
+	}
+	if h.Embedding != nil {
+		bh.Embedding = &bundle.Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: bundle.EncodingF32LE}
+	}
+	return bh
+}
+
+// snapshotInsights returns the top insights, most confident first, as
+// bundle entries with their decay at now.
+func (c *collector) snapshotInsights(now time.Time) []bundle.Entry {
+	kept := c.insights.best()
+	out := make([]bundle.Entry, len(kept))
+	for i, e := range kept {
+		out[i] = entry(e, c.header, now)
+	}
+	return out
+}
