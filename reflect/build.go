@@ -233,7 +233,9 @@ func (p pick) gotWrongLead() string {
 	if isGotWrong(p.entry) {
 		s := "created at confidence " + fixed2(confidenceAtCreation(p.entry))
 		if t := p.entry.EmotionalTag; t != nil && t.Pleasure < 0 {
-			s += ", felt as a loss (pleasure " + fixed2(t.Pleasure) + ")"
+			// Say that it hurt, never how much: the emotional tag is soma
+			// and its values must not cross into the germline.
+			s += ", remembered as a loss"
 		}
 		if p.entry.Polarity == grimoire.PolarityNegative {
 			s += ", negative polarity"

@@ -31,7 +31,7 @@ func TestToxicEntriesInGotWrongAndConfused(t *testing.T) {
 	r := build(t, collect(deathreflect.Limits{GotWrong: 5, Confused: 3}, recs...), a, nil)
 
 	wantGotWrong := []string{
-		"Autopsy says invert (contribution to failure 0.82; failed 9 of 10 uses in crisis); created at confidence 0.90, felt as a loss (pleasure -0.40): buy the dip in crisis",
+		"Autopsy says invert (contribution to failure 0.82; failed 9 of 10 uses in crisis); created at confidence 0.90, remembered as a loss: buy the dip in crisis",
 		"Autopsy says reinvestigate (contribution to failure 0.30; only 3 uses in the window): oracle lag predicts drains",
 		"Autopsy says discard (contribution to failure 0.41): fees always fall after noon",
 		"Created at confidence 0.95, negative polarity: content of w-1",
