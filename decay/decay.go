@@ -67,12 +67,19 @@ type Params struct {
 	LastAccessedAt time.Time
 }
 
-// ParamsOf returns the decay parameters of an entry.
+// ParamsOf returns the decay parameters of an entry. A death testament is a
+// bloodstain, a death reflection, or an entry a store recorded with the
+// death testament's demurrage weight (a death deposit equipped from a
+// Library keeps its weight, not necessarily the bloodstain flag).
 func ParamsOf(e *grimoire.Entry) Params {
+	testament := e.IsBloodstain || e.Provenance == grimoire.ProvenanceDeathReflection
+	if st := e.Store; st != nil && st.DemurrageWeight != nil && *st.DemurrageWeight >= DeathTestamentFactor {
+		testament = true
+	}
 	return Params{
 		DecayClass:     e.DecayClass,
 		Strength:       e.Strength,
-		DeathTestament: e.IsBloodstain || e.Provenance == grimoire.ProvenanceDeathReflection,
+		DeathTestament: testament,
 		QualityScore:   e.QualityScore,
 		LastAccessedAt: e.LastAccessedAt,
 	}

@@ -181,3 +181,13 @@ func TestClassHalfLife(t *testing.T) {
 		})
 	}
 }
+
+func TestDemurrageWeightMakesATestament(t *testing.T) {
+	w := 3.0
+	now := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	e := &grimoire.Entry{DecayClass: grimoire.DecayTactical, Strength: 1, QualityScore: 0.9,
+		LastAccessedAt: now.Add(-21 * 24 * time.Hour), Store: &grimoire.StoreState{DemurrageWeight: &w}}
+	if got := decay.Of(e, now); math.Abs(got-0.5) > 1e-12 {
+		t.Errorf("tactical entry with demurrage weight 3 at 21 days: decay %v, want 0.5", got)
+	}
+}

@@ -286,7 +286,7 @@ func (c *cycle) finish(ctx context.Context, health maintain.Observed) error {
 		st.Status = maintain.StatusDeferred
 		c.rep.Deferred = append(c.rep.Deferred, maintain.Deferral{Phase: st.Phase, After: st.After, Reason: c.budget.Spent})
 		for p := nextPhase(st.Phase); p != phaseDone; p = nextPhase(p) {
-			c.rep.Deferred = append(c.rep.Deferred, maintain.Deferral{Phase: p, Reason: "after the " + st.Phase + " phase"})
+			c.rep.Deferred = append(c.rep.Deferred, maintain.Deferral{Phase: p, Reason: "not reached: the " + st.Phase + " phase was deferred"})
 		}
 	}
 	st.Health = map[string]float64{}

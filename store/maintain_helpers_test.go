@@ -46,9 +46,9 @@ func maintRow(id, content string, confidence float64, edit func(*Row)) *Row {
 //	merged             merged into toxic-root: stale
 //	stale-by-time      an ephemeral row last used a season ago: archived by retention at season
 //	held               under legal hold
-func maintStore(t testing.TB) *Store {
+func maintStore(t *testing.T) *Store {
 	t.Helper()
-	_, s := newStore(t.(*testing.T))
+	_, s := newStore(t)
 	ctx := context.Background()
 	rows := []*Row{
 		maintRow("plain", "When gas spikes above 80 gwei delay rebalancing", 0.6, nil),

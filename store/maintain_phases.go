@@ -59,7 +59,7 @@ func (c *cycle) retain(ctx context.Context, tx *Tx, st *cycleState, ch *maintain
 		if !c.budget.Review() {
 			return n, false, nil
 		}
-		if rt := maintain.Retain(&r.Entry, c.o.Now); rt.Archive {
+		if rt := maintain.Retain(&r.Entry, r.restored, c.o.Now); rt.Archive {
 			if !c.budget.Write() {
 				c.budget.Unreview()
 				return n, false, nil

@@ -14,22 +14,33 @@ import (
 // The reads of a maintenance cycle. None of them writes: reading never
 // bumps an access counter or a last_accessed_at.
 
+// activeRow is an active row, and whether a person restored it since it
+// was last archived.
+type activeRow struct {
+	*Row
+	restored bool
+}
+
 // activeRowsAfter returns at most limit active rows whose id is after
 // after, in id order.
-func activeRowsAfter(ctx context.Context, q querier, after string, limit int) ([]*Row, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+entryColumns+` FROM grimoire_entries
-		WHERE status='active' AND id > ? ORDER BY id LIMIT ?`, after, limit)
+func activeRowsAfter(ctx context.Context, q querier, after string, limit int) ([]activeRow, error) {
+	rows, err := q.QueryContext(ctx, "SELECT "+entryColumns+`,
+		COALESCE((SELECT c.action='restored' FROM entry_changes c WHERE c.entry_id=grimoire_entries.id
+			AND c.action IN ('archived', 'restored') ORDER BY c.activity_id DESC LIMIT 1), 0)
+		FROM grimoire_entries WHERE status='active' AND id > ? ORDER BY id LIMIT ?`, after, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*Row
+	var out []activeRow
 	for rows.Next() {
-		r, err := scanRow(rows)
+		var a activeRow
+		r, err := scanRow(rows, &a.restored)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		a.Row = r
+		out = append(out, a)
 	}
 	return out, rows.Err()
 }
@@ -63,14 +74,18 @@ func contenders(ctx context.Context, q querier, where, after string, limit int) 
 	return out, rows.Err()
 }
 
+// appliedBundle is the SQL condition on an activity a that applied a
+// bundle whose autopsy may flag rows: an inherit, or a library's deposit.
+const appliedBundle = `a.kind IN ('` + ActivityInherit + `', '` + ActivityDeposit + `') AND a.input_digest IS NOT NULL`
+
 // bundleRoots returns, by bundle digest, the rows the autopsy of that
-// bundle flagged when it was inherited (the "flagged" changes of its
-// inherit activity), with the recommendation the autopsy gave.
+// bundle flagged when it was applied (the "flagged" changes of the
+// activity that applied it), with the recommendation the autopsy gave.
 func bundleRoots(ctx context.Context, q querier) (map[string][]maintain.Root, error) {
 	rows, err := q.QueryContext(ctx, `SELECT a.input_digest, c.entry_id, COALESCE(json_extract(c.detail, '$.recommendation'), '')
 		FROM entry_changes c JOIN activities a ON a.id=c.activity_id
-		WHERE c.action='flagged' AND a.kind=? AND a.input_digest IS NOT NULL
-		ORDER BY a.input_digest, c.entry_id`, ActivityInherit)
+		WHERE c.action='flagged' AND `+appliedBundle+`
+		ORDER BY a.input_digest, c.entry_id`)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +182,10 @@ func (s *Store) observe(ctx context.Context, now time.Time, current int64) (main
 // below the retrieval floor: what retention would archive.
 func belowFloor(ctx context.Context, q querier, now time.Time) (int, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, confidence, decay_class, strength, is_bloodstain, provenance,
-		quality_score, last_accessed_at FROM grimoire_entries WHERE status='active' ORDER BY id`)
+		quality_score, last_accessed_at,
+		COALESCE((SELECT c.action='restored' FROM entry_changes c WHERE c.entry_id=g.id
+			AND c.action IN ('archived', 'restored') ORDER BY c.activity_id DESC LIMIT 1), 0)
+		FROM grimoire_entries g WHERE status='active' ORDER BY id`)
 	if err != nil {
 		return 0, err
 	}
@@ -176,14 +194,15 @@ func belowFloor(ctx context.Context, q querier, now time.Time) (int, error) {
 	for rows.Next() {
 		e := grimoire.Entry{Status: grimoire.StatusActive}
 		var accessed string
+		var restored bool
 		if err := rows.Scan(&e.ID, &e.Confidence, &e.DecayClass, &e.Strength, &e.IsBloodstain, &e.Provenance,
-			&e.QualityScore, &accessed); err != nil {
+			&e.QualityScore, &accessed, &restored); err != nil {
 			return 0, err
 		}
 		if e.LastAccessedAt, err = time.Parse(time.RFC3339Nano, accessed); err != nil {
 			return 0, fmt.Errorf("entry %q: last_accessed_at: %w", e.ID, err)
 		}
-		if maintain.Retain(&e, now).Archive {
+		if maintain.Retain(&e, restored, now).Archive {
 			n++
 		}
 	}

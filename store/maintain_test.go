@@ -122,6 +122,14 @@ func TestInvariantContradictionKeepsBothSides(t *testing.T) {
 	if len(cands) != 1 || cands[0].Entry.ID != "plain" || cands[0].Other.ID != "warn-gas" || cands[0].Cosine != 1 {
 		t.Errorf("contested candidates %+v", cands)
 	}
+	var disagreement string
+	if err := s.DB().QueryRow(`SELECT json_extract(detail, '$.pairs[0].disagreement') FROM entry_changes
+		WHERE entry_id='plain' AND action='contested'`).Scan(&disagreement); err != nil {
+		t.Fatal(err)
+	}
+	if disagreement != maintain.DifferentGolems {
+		t.Errorf("plain and warn-gas, asserted by two Golems: %q", disagreement)
+	}
 	// The next cycle finds the pair known: nothing new.
 	if rep := mustMaintain(t, s, maintain.Options{Now: day2}); rep.Changes.Contested != 0 {
 		t.Errorf("second cycle recorded %d contested pairs again", rep.Changes.Contested)
@@ -182,6 +190,10 @@ func TestInvariantArchiveIsNotDeletion(t *testing.T) {
 	exported = exportedEntries(t, exportOf(t, s, ExportOptions{}))
 	if e := exported["stale-by-time"]; e == nil || e.Status != grimoire.StatusActive || e.Confidence != 0.5 {
 		t.Errorf("restored row exports as %+v", e)
+	}
+	// Retention never overrules a person: the next cycle leaves it.
+	if rep := mustMaintain(t, s, maintain.Options{Now: week.Add(24 * time.Hour)}); rep.Changes.Archived != 0 {
+		t.Errorf("the next cycle archived %d rows again", rep.Changes.Archived)
 	}
 	mustBeSound(t, s)
 }

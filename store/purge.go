@@ -78,7 +78,7 @@ var purgeReferences = []struct{ what, query string }{
 	// bundle whose autopsy flagged this row draw on it.
 	{"entries are derived from it (born of the death reflection of a bundle whose autopsy flagged it)",
 		`SELECT DISTINCT g.id FROM entry_changes f
-		JOIN activities a ON a.id=f.activity_id AND a.kind='inherit'
+		JOIN activities a ON a.id=f.activity_id AND ` + appliedBundle + `
 		JOIN grimoire_entries g ON g.bundle_digest=a.input_digest
 		JOIN entry_changes c ON c.entry_id=g.id AND c.action='created' AND json_extract(c.detail, '$.kind')='reflection'
 		WHERE f.entry_id=?1 AND f.action='flagged' AND g.id != ?1 ORDER BY g.id`},

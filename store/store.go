@@ -42,7 +42,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Kinds of store.
 const (
@@ -110,8 +110,12 @@ func dsn(p string, readOnly bool) string {
 	if readOnly {
 		q = "?mode=ro&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)"
 	}
-	return "file:" + p + q
+	return "file:" + uriPath.Replace(p) + q
 }
+
+// uriPath escapes the characters that end or escape the path of a SQLite
+// file: URI, so that any file name opens the file it names.
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // Create makes a new store at path, recording an "init" activity at now.
 // The caller holds no lock yet; Create takes it.

@@ -141,15 +141,22 @@ func TestMigrateOnlyWhenWriting(t *testing.T) {
 	p, s := newStore(t)
 	s.Close()
 
-	first, err := migrations.ReadFile("migrations/0001_init.sql")
+	// Every migration of this bardo, and one more.
+	next := SchemaVersion + 1
+	later := fstest.MapFS{fmt.Sprintf("migrations/%04d_probe.sql", next): {Data: []byte("CREATE TABLE probe(x INTEGER) STRICT;")}}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range names {
+		b, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		later[name] = &fstest.MapFile{Data: b}
+	}
 	defer func(old migrationSet) { schema = old }(schema)
-	schema = migrationSet{version: 2, fsys: fstest.MapFS{
-		"migrations/0001_init.sql":  {Data: first},
-		"migrations/0002_probe.sql": {Data: []byte("CREATE TABLE probe(x INTEGER) STRICT;")},
-	}}
+	schema = migrationSet{version: next, fsys: later}
 
 	if _, err := Open(ctx, p, Options{}); !errors.Is(err, ErrOlderSchema) {
 		t.Fatalf("read-only Open of an older schema = %v, want ErrOlderSchema", err)
@@ -159,11 +166,11 @@ func TestMigrateOnlyWhenWriting(t *testing.T) {
 		t.Fatalf("writing Open: %v", err)
 	}
 	defer w.Close()
-	if v := w.Meta().SchemaVersion; v != 2 {
-		t.Errorf("schema version %d after a writing open, want 2", v)
+	if v := w.Meta().SchemaVersion; v != next {
+		t.Errorf("schema version %d after a writing open, want %d", v, next)
 	}
 	if _, err := w.DB().Exec("INSERT INTO probe(x) VALUES(1)"); err != nil {
-		t.Errorf("migration 0002 did not run: %v", err)
+		t.Errorf("migration %04d did not run: %v", next, err)
 	}
 	mustBeSound(t, w)
 }
@@ -219,4 +226,23 @@ func TestOpenNotAStore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Regression test: the path goes into a file: URI, where %, ? and # mean
+// something; a store may be named with any of them.
+func TestPathWithURICharacters(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "golem%41?gen#2.db")
+	s, err := Create(context.Background(), p, Meta{GolemID: "g"}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("the store is not at the path it was given: %v", err)
+	}
+	r, err := Open(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
 }

@@ -1,0 +1,191 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/library"
+)
+
+// EachRecord calls fn for every row of the store in id order (bytewise),
+// on one read snapshot, as package library sees it: the row with its
+// embedding and store state, the activity that created it, the depositing
+// Golem's attestation when a deposit created it (its confidence the row's
+// confidence at creation), and its sightings in the order they were
+// recorded. Memory holds the activities and the sightings, not the rows.
+func (s *Store) EachRecord(ctx context.Context, fn func(*library.Record) error) error {
+	return s.readTx(ctx, func(q querier) error {
+		acts, err := activities(ctx, q)
+		if err != nil {
+			return err
+		}
+		byID := make(map[int64]*Activity, len(acts))
+		for i := range acts {
+			byID[acts[i].ID] = &acts[i]
+		}
+		sighted, err := sightingsByEntry(ctx, q)
+		if err != nil {
+			return err
+		}
+		return eachEntry(ctx, q, func(r *Row) error {
+			rec := &library.Record{Entry: r.Entry, EmbeddingModel: r.EmbeddingModel, SameAs: r.SameAs, Sightings: sighted[r.ID]}
+			if a := byID[r.CreatedBy]; a != nil {
+				rec.Origin = library.Origin{Activity: a.ID, Kind: a.Kind, GolemID: a.SourceGolemID, Generation: a.SourceGeneration,
+					Channel: a.Channel, Digest: a.InputDigest, At: a.At}
+				if a.Kind == ActivityDeposit && a.SourceGeneration != nil {
+					conf := r.Confidence
+					if r.ConfidenceAtCreation != nil {
+						conf = *r.ConfidenceAtCreation
+					}
+					rec.Deposit = &library.Attestation{GolemID: a.SourceGolemID, Generation: *a.SourceGeneration, Confidence: conf}
+				}
+			}
+			return fn(rec)
+		})
+	})
+}
+
+func sightingsByEntry(ctx context.Context, q querier) (map[string][]library.Attestation, error) {
+	rows, err := q.QueryContext(ctx, `SELECT entry_id, source_golem_id, source_generation, confidence FROM sightings
+		ORDER BY entry_id, activity_id, incoming_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]library.Attestation{}
+	for rows.Next() {
+		var id string
+		var a library.Attestation
+		if err := rows.Scan(&id, &a.GolemID, &a.Generation, &a.Confidence); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], a)
+	}
+	return out, rows.Err()
+}
+
+// Deposits returns the deposits a library recorded, oldest first, with
+// the rows each created and the sightings each recorded.
+func (s *Store) Deposits(ctx context.Context) ([]library.DepositRecord, error) {
+	acts, err := s.Activities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []library.DepositRecord
+	for _, a := range acts {
+		if a.Kind != ActivityDeposit {
+			continue
+		}
+		d := library.DepositRecord{Activity: a.ID, At: a.At, Channel: a.Channel, Digest: a.InputDigest, GolemID: a.SourceGolemID,
+			Admitted: countOf(a.Counts, "created"), Sightings: countOf(a.Counts, "sightings")}
+		if a.SourceGeneration != nil {
+			d.Generation = *a.SourceGeneration
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func countOf(counts map[string]any, key string) int {
+	n, _ := counts[key].(float64)
+	return int(n)
+}
+
+// Edges returns every causal edge of the store, by (source, target)
+// bytewise.
+func (s *Store) Edges(ctx context.Context) ([]grimoire.CausalEdge, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT source_id, target_id, weight, evidence, lag, mechanism FROM causal_edges
+		ORDER BY source_id, target_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []grimoire.CausalEdge
+	for rows.Next() {
+		e := grimoire.CausalEdge{Type: grimoire.TypeCausalEdge}
+		var lag sql.NullInt64
+		var mech sql.NullString
+		if err := rows.Scan(&e.SourceID, &e.TargetID, &e.Weight, &e.Evidence, &lag, &mech); err != nil {
+			return nil, err
+		}
+		if lag.Valid {
+			e.Lag = &lag.Int64
+		}
+		e.Mechanism = mech.String
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// State names the store's state: its latest activity (id and time). A
+// store changes only through activities, so two equal states are the same
+// content.
+func (s *Store) State(ctx context.Context) (string, error) {
+	var id int64
+	var at string
+	err := s.db.QueryRowContext(ctx, "SELECT id, at FROM activities ORDER BY id DESC LIMIT 1").Scan(&id, &at)
+	if err != nil {
+		return "", fmt.Errorf("%s: latest activity: %w", s.path, err)
+	}
+	return fmt.Sprintf("activity %d at %s", id, at), nil
+}
+
+// PendingReview counts the pending review candidates by kind (same_as,
+// contested, ...).
+func (s *Store) PendingReview(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT kind, count(*) FROM review_candidates WHERE status='pending' GROUP BY kind ORDER BY kind")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
+}
+
+// SightingRecord is one recorded sighting of an entry.
+type SightingRecord struct {
+	Activity   int64
+	At         time.Time
+	Digest     string // the input of the activity that recorded it
+	IncomingID string
+	GolemID    string
+	Generation int
+	Confidence float64
+	Cosine     float64
+}
+
+// RecordSightings returns the sightings of one entry with when and by
+// which activity each was recorded, for a person to read.
+func (s *Store) RecordSightings(ctx context.Context, id string) ([]SightingRecord, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT s.activity_id, a.at, s.incoming_id, s.source_golem_id, s.source_generation,
+		s.confidence, s.cosine, COALESCE(a.input_digest, '') FROM sightings s JOIN activities a ON a.id=s.activity_id
+		WHERE s.entry_id=? ORDER BY s.activity_id, s.incoming_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SightingRecord
+	for rows.Next() {
+		var r SightingRecord
+		var at string
+		if err := rows.Scan(&r.Activity, &at, &r.IncomingID, &r.GolemID, &r.Generation, &r.Confidence, &r.Cosine, &r.Digest); err != nil {
+			return nil, err
+		}
+		if r.At, err = time.Parse(time.RFC3339Nano, at); err != nil {
+			return nil, fmt.Errorf("activity %d: at %q: %w", r.Activity, at, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

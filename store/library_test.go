@@ -1,0 +1,340 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/library"
+)
+
+const libSpace = "test-embed/v1"
+
+// libVec returns a vector of the library tests' 8-dim space.
+func libVec(xs ...float32) []float32 {
+	v := make([]float32, 8)
+	copy(v, xs)
+	return v
+}
+
+// Vectors at exact cosines to libVec(1).
+var (
+	lib097 = libVec(97, 24, 3, 2, 1, 1) // 97/100
+	lib092 = libVec(23, 8, 4, 4)        // 23/25
+)
+
+func newLibrary(t *testing.T) *Store {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "library.db")
+	s, err := Create(context.Background(), p, Meta{Kind: KindLibrary, GolemID: "library"}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// libBundle is a death bundle of golem at generation gen in the test space.
+func libBundle(golem string, gen int, entries ...bundle.Entry) *bundle.Bundle {
+	return &bundle.Bundle{
+		Header: bundle.Header{Format: bundle.Format, Kind: bundle.KindDeath, GolemID: golem, Generation: gen,
+			ExportedAt: "2026-11-02T12:00:00Z", Embedding: &bundle.Embedding{Model: libSpace, Dims: 8, Encoding: bundle.EncodingF32LE},
+			Bottleneck: bundle.Bottleneck{MaxEntries: 2048, Now: "2026-11-02T12:00:00Z"}, Counts: bundle.Counts{Entries: len(entries)}},
+		Body: bundle.Body{Entries: entries, CausalGraph: []bundle.Edge{}},
+	}
+}
+
+func libEntry(golem string, gen int, id, category, content string, conf float64, v []float32) bundle.Entry {
+	pol := grimoire.PolarityPositive
+	if category == grimoire.CategoryWarning {
+		pol = grimoire.PolarityNegative
+	}
+	return bundle.Entry{ID: id, Category: category, Content: content, Embedding: bundle.PackF32(v), Confidence: conf,
+		ConfidenceAtCreation: conf, QualityScore: 0.7, DecayClass: grimoire.DecayStructural, Domain: "general",
+		LastAccessedAt: "2026-11-01T09:30:00Z", Strength: 1, Provenance: grimoire.ProvenanceSelfLearned,
+		Source: bundle.Source{GolemID: golem, Generation: gen, Confidence: conf}, Polarity: pol, Status: grimoire.StatusActive}
+}
+
+// deposit plans b by channel against the library and applies it.
+func deposit(t *testing.T, s *Store, b *bundle.Bundle, channel string) (*library.Deposit, error) {
+	t.Helper()
+	ctx := context.Background()
+	digest, err := b.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := library.FromBundle(b, digest, channel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	existing, err := s.DedupView(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := library.PlanDeposit(src, existing, library.DepositOptions{Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.ApplyDeposit(ctx, d, t0)
+	return d, err
+}
+
+// threeGolems are deposits from golems a (generation 0, death), b
+// (generation 1, death) and c (generation 1, a sibling's bundle: clade)
+// with planted overlaps.
+func threeGolems() (a, b, c *bundle.Bundle) {
+	a = libBundle("golem-a", 0,
+		libEntry("golem-a", 0, "a-oracle", grimoire.CategoryInsight, "oracle updates lag during crises", 0.8, libVec(1)),
+		libEntry("golem-a", 0, "a-gas", grimoire.CategoryHeuristic, "delay rebalancing when gas spikes", 0.9, libVec(0, 1)),
+		libEntry("golem-a", 0, "a-drain", grimoire.CategoryWarning, "pool X drained after oracle updates", 0.3, libVec(0, 0, 1)),
+		libEntry("golem-a", 0, "a-hunch", grimoire.CategoryInsight, "weekend volume is thinner", 0.5, libVec(0, 0, 0, 1)), // left out: 0.5 < 0.6
+	)
+	a.Body.CausalGraph = []bundle.Edge{{SourceID: "a-drain", TargetID: "a-oracle", Weight: 0.7, Evidence: 5}}
+	a.Body.Playbook = &bundle.Document{Name: grimoire.DocPlaybook, Text: "# PLAYBOOK\n- a\n"}
+	b = libBundle("golem-b", 1,
+		libEntry("golem-b", 1, "b-oracle", grimoire.CategoryInsight, "oracles lag in a crisis", 0.7, lib097),            // 0.97: sighting of a-oracle
+		libEntry("golem-b", 1, "b-gas", grimoire.CategoryHeuristic, "wait out gas spikes before rebalancing", 0.8, nil), // text: admitted
+		libEntry("golem-b", 1, "b-slip", grimoire.CategoryInsight, "slippage widens on thin books", 0.75, lib092),       // 0.92: both kept
+		libEntry("golem-b", 1, "b-drain", grimoire.CategoryWarning, "pool X drained after oracle updates", 0.2, libVec(0, 0, 0, 0, 1)),
+	)
+	b.Body.Entries[1].Embedding = bundle.PackF32(libVec(0, 0, 0, 0, 0, 1))
+	c = libBundle("golem-c", 1,
+		libEntry("golem-c", 1, "c-oracle", grimoire.CategoryInsight, "crises make oracles lag", 0.9, libVec(97, -24, -3, -2, -1, -1)), // 0.97 to a-oracle, 0.81 to b-slip: a sighting by golem-c at 0.72
+		libEntry("golem-c", 1, "c-new", grimoire.CategoryHeuristic, "split large swaps", 0.95, libVec(0, 0, 0, 0, 0, 0, 1)),
+	)
+	return a, b, c
+}
+
+// TestDepositThreeGolems deposits three Golems of two generations with
+// planted overlaps and pins what was admitted, sighted and kept both.
+func TestDepositThreeGolems(t *testing.T) {
+	ctx := context.Background()
+	s := newLibrary(t)
+	a, b, c := threeGolems()
+
+	type counts struct{ admitted, skipped, sameAs, leftOut, edges int }
+	for _, step := range []struct {
+		b       *bundle.Bundle
+		channel string
+		want    counts
+	}{
+		{a, library.ChannelDeath, counts{admitted: 3, leftOut: 1, edges: 1}},
+		// b-oracle at 0.97 is a sighting; b-drain has a-drain's text (an
+		// exact match); b-slip at 0.92 to a-oracle is kept with a same_as.
+		{b, library.ChannelDeath, counts{admitted: 2, skipped: 2, sameAs: 1}},
+		{c, library.ChannelClade, counts{admitted: 1, skipped: 1}},
+	} {
+		d, err := deposit(t, s, step.b, step.channel)
+		if err != nil {
+			t.Fatalf("deposit of %s: %v", step.b.Header.GolemID, err)
+		}
+		pc := d.Plan.Counts
+		got := counts{pc.Admitted, pc.SkippedDuplicate, pc.SameAsCandidates, d.Source.LeftOut, len(d.Plan.Edges)}
+		if got != step.want {
+			t.Errorf("deposit of %s: %+v, want %+v", step.b.Header.GolemID, got, step.want)
+		}
+	}
+	mustBeSound(t, s)
+
+	recs := map[string]*library.Record{}
+	err := s.EachRecord(ctx, func(r *library.Record) error {
+		recs[r.Entry.ID] = r
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{}
+	for id := range recs {
+		ids = append(ids, id)
+	}
+	if len(recs) != 6 {
+		t.Errorf("library holds %d rows, want 6: %v", len(recs), ids)
+	}
+	o := recs["a-oracle"]
+	clade := func(c float64) float64 { return c * library.CladeFactor } // in float64, as the deposit computes it
+	wantBy := []library.Attestation{
+		{GolemID: "golem-a", Generation: 0, Confidence: 0.8},
+		{GolemID: "golem-b", Generation: 1, Confidence: 0.7},
+		{GolemID: "golem-c", Generation: 1, Confidence: clade(0.9)},
+	}
+	if d := cmp.Diff(wantBy, o.Attestations()); d != "" {
+		t.Errorf("a-oracle attested by (-want +got):\n%s", d)
+	}
+	if o.Entry.Confidence != 0.8 {
+		t.Errorf("a-oracle at %v: a sighting never changes confidence", o.Entry.Confidence)
+	}
+	for id, tier := range map[string]string{"a-oracle": library.TierEssential, "a-drain": library.TierEssential,
+		"a-gas": library.TierRecommended, "b-slip": library.TierRecommended, "c-new": library.TierRecommended} {
+		if got := recs[id].Tier(); got != tier {
+			t.Errorf("%s in tier %q, want %q", id, got, tier)
+		}
+	}
+	if r := recs["c-new"]; r.Entry.Confidence != clade(0.95) || library.BloodstainProvenance(&r.Entry) || r.Origin.Channel != library.ChannelClade {
+		t.Errorf("c-new: %v, origin %+v: a clade deposit at × 0.80 without bloodstain provenance", r.Entry.Confidence, r.Origin)
+	}
+	if r := recs["a-gas"]; !library.BloodstainProvenance(&r.Entry) || r.Entry.Store.ArrivalConfidence != nil || r.Origin.GolemID != "golem-a" {
+		t.Errorf("a-gas: %+v, origin %+v: a death deposit carries bloodstain provenance and no arrival confidence", r.Entry.Store, r.Origin)
+	}
+
+	deposits, err := s.Deposits(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range deposits {
+		got = append(got, d.GolemID+"/"+d.Channel)
+	}
+	if d := cmp.Diff([]string{"golem-a/death", "golem-b/death", "golem-c/clade"}, got); d != "" {
+		t.Errorf("deposits (-want +got):\n%s", d)
+	}
+}
+
+// TestDepositIdempotentAndNonDestructive: a second deposit of a source
+// changes nothing; later deposits never change a row already held.
+func TestDepositIdempotentAndNonDestructive(t *testing.T) {
+	ctx := context.Background()
+	s := newLibrary(t)
+	a, b, _ := threeGolems()
+	if _, err := deposit(t, s, a, library.ChannelDeath); err != nil {
+		t.Fatal(err)
+	}
+	before := dump(t, s)
+	if _, err := deposit(t, s, a, library.ChannelDeath); !errors.Is(err, ErrAlreadyDeposited) {
+		t.Fatalf("second deposit: %v, want ErrAlreadyDeposited", err)
+	}
+	if _, err := deposit(t, s, a, library.ChannelClade); !errors.Is(err, ErrAlreadyDeposited) {
+		t.Fatalf("the same bundle by another channel: %v, want ErrAlreadyDeposited", err)
+	}
+	if d := cmp.Diff(before, dump(t, s)); d != "" {
+		t.Fatalf("a repeated deposit changed the library:\n%s", d)
+	}
+	oracle, err := s.Entry(ctx, "a-oracle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := deposit(t, s, b, library.ChannelDeath); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Entry(ctx, "a-oracle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(oracle, after); d != "" {
+		t.Errorf("a sighting changed the row (-before +after):\n%s", d)
+	}
+	mustBeSound(t, s)
+}
+
+// TestDepositFailsWhole: a deposit whose plan cannot be applied (an edge
+// end that exists nowhere) leaves the library as it was.
+func TestDepositFailsWhole(t *testing.T) {
+	s := newLibrary(t)
+	a, _, _ := threeGolems()
+	digest, _ := a.Digest()
+	src, err := library.FromBundle(a, digest, library.ChannelDeath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := library.PlanDeposit(src, nil, library.DepositOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Plan.Edges = append(d.Plan.Edges, grimoire.CausalEdge{SourceID: "a-oracle", TargetID: "nowhere", Weight: 1, Evidence: 5})
+	before := dump(t, s)
+	if _, err := s.ApplyDeposit(context.Background(), d, t0); !errors.Is(err, ErrNoEntry) {
+		t.Fatalf("apply: %v, want ErrNoEntry", err)
+	}
+	if diff := cmp.Diff(before, dump(t, s)); diff != "" {
+		t.Errorf("a failed deposit changed the library:\n%s", diff)
+	}
+}
+
+// TestEquipIntoSuccessor equips a successor's store from the library and
+// applies the same equip again.
+func TestEquipIntoSuccessor(t *testing.T) {
+	ctx := context.Background()
+	lib := newLibrary(t)
+	a, b, c := threeGolems()
+	for _, x := range []struct {
+		b       *bundle.Bundle
+		channel string
+	}{{a, library.ChannelDeath}, {b, library.ChannelDeath}, {c, library.ChannelClade}} {
+		if _, err := deposit(t, lib, x.b, x.channel); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, succ := newStore(t) // golem-7a-g1, generation 1
+	defer succ.Close()
+
+	o := library.EquipOptions{Now: t0, MaxEntries: 4}
+	sel := library.NewSelector(o)
+	if err := lib.EachRecord(ctx, func(r *library.Record) error { sel.Add(r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	edges, err := lib.Edges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := lib.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	existing, err := succ.DedupView(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := succ.Meta()
+	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ch := range eq.Choices {
+		got = append(got, ch.ID)
+	}
+	// Warnings first (a-drain, b-drain was a sighting of it), then by
+	// effective weight × retrieval weight: death deposits weigh 1.2.
+	if d := cmp.Diff([]string{"a-drain", "a-gas", "a-oracle", "b-gas"}, got); d != "" {
+		t.Errorf("selection (-want +got):\n%s", d)
+	}
+	if _, err := succ.ApplyEquip(ctx, eq, t0); err != nil {
+		t.Fatal(err)
+	}
+	mustBeSound(t, succ)
+	gas, err := succ.Entry(ctx, "a-gas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gas.Confidence != 0.3 || *gas.Store.ArrivalConfidence != 0.3 || gas.Store.Channel != ChannelLibrary || gas.Source.GolemID != "golem-a" {
+		t.Errorf("a-gas equipped at %v (arrival %v, channel %q, source %+v), want 0.3 from golem-a", gas.Confidence, *gas.Store.ArrivalConfidence, gas.Store.Channel, gas.Source)
+	}
+	n, err := succ.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Entries != 4 || n.CausalEdges != 1 {
+		t.Errorf("successor holds %d entries and %d edges, want 4 and 1 (a-drain → a-oracle)", n.Entries, n.CausalEdges)
+	}
+	before := dump(t, succ)
+	if _, err := succ.ApplyEquip(ctx, eq, t0); !errors.Is(err, ErrAlreadyEquipped) {
+		t.Fatalf("second equip: %v, want ErrAlreadyEquipped", err)
+	}
+	if d := cmp.Diff(before, dump(t, succ)); d != "" {
+		t.Errorf("a repeated equip changed the store:\n%s", d)
+	}
+
+	if _, err := lib.ApplyEquip(ctx, eq, t0); !errors.Is(err, ErrIsLibrary) {
+		t.Errorf("equip into a library: %v, want ErrIsLibrary", err)
+	}
+	d, _ := deposit(t, lib, a, library.ChannelDeath) // any plan: the store refuses before looking
+	if _, err := succ.ApplyDeposit(ctx, d, t0); !errors.Is(err, ErrNotLibrary) {
+		t.Errorf("deposit into a Golem's store: %v, want ErrNotLibrary", err)
+	}
+}
