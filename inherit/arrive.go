@@ -61,9 +61,9 @@ func (c *candidate) textVector() []float32 {
 	return c.text
 }
 
-// entryCandidate maps entry i of the bundle to the row it would become.
-func (pl *planner) entryCandidate(i int, e *bundle.Entry) (*candidate, error) {
-	section := fmt.Sprintf("body.entries[%d]", i)
+// entryCandidate maps an entry of the bundle to the row it would become;
+// section names it in errors: "body.entries[3]", "body.insights[3]".
+func (pl *planner) entryCandidate(section string, e *bundle.Entry) (*candidate, error) {
 	corrupt := func(format string, args ...any) error {
 		return &bundle.CheckError{Section: section, ID: e.ID, Err: fmt.Errorf(format, args...)}
 	}

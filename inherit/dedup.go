@@ -172,6 +172,7 @@ func (e *engine) searchExisting(members map[group][]int) error {
 			continue
 		}
 		b := similarity.NewSet(g.key.space, g.key.dims)
+		b.Grow(len(rows)) // one allocation: a store holds up to 10^5–10^6 rows
 		for _, r := range rows {
 			if _, err := b.Add(e.vecs[r]); err != nil {
 				return fmt.Errorf("store entry %q: %w", e.ids[r], err)

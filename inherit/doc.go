@@ -1,8 +1,8 @@
-// Package inherit plans how a germline bundle arrives in a successor's
-// store: which rows are admitted and at what confidence, which are
-// sightings of knowledge the store already holds, which pairs are same_as
-// candidates, which rows the autopsy flags, and which edges and documents
-// come along. It implements decisions.md, "Inheritance". Planning is pure
+// Package inherit plans how a germline bundle, or an insurance snapshot,
+// arrives in a successor's store: which rows are admitted and at what
+// confidence, which are sightings of knowledge the store already holds,
+// which pairs are same_as candidates, which rows the autopsy flags, and
+// which edges and documents come along. It implements decisions.md, "Inheritance". Planning is pure
 // and deterministic: the same bundle, target and options give the same Plan.
 // The store applies a Plan in one transaction; this package never sees it.
 //
@@ -88,6 +88,20 @@
 // An incoming id the store already holds, or that an earlier row of the
 // plan took, is never overwritten: it is a sighting of that row, whatever
 // the cosine.
+//
+// # Insurance snapshots
+//
+// A snapshot (bundle kind "snapshot") arrives on the snapshot channel only,
+// as a degraded inheritance (bundle/FORMAT.md, "Inheriting from a
+// snapshot"): its insights arrive as a death bundle's entries do, by the
+// predecessor channel's rules (min(source.confidence, 0.3) ×
+// 0.85^(hops−1)), with Store.Channel "snapshot", and its playbook as
+// PLAYBOOK.md. There is no reflection, autopsy or causal graph to take.
+// An insight the snapshot's successor notes mark likely stale arrives with
+// the review flag "likely_stale" (Counts.FlaggedLikelyStale); a structural
+// note flags nothing. Its episodes, metrics, credits, staleness test and
+// trajectory are soma: they never cross, and the plan's last warning says
+// so.
 //
 // # Edges, bloodstains
 //

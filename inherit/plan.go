@@ -37,8 +37,8 @@ var (
 	// ErrDigestMismatch is returned when the digest a bundle is planned
 	// under is not the digest of its content.
 	ErrDigestMismatch = errors.New("bundle digest does not match its content")
-	// ErrUnsupported is returned for a bundle kind or channel this version
-	// cannot apply (insurance snapshots come with their own issue).
+	// ErrUnsupported is returned for a bundle kind this version cannot
+	// apply, or a kind and channel that do not go together.
 	ErrUnsupported = errors.New("not supported by this version of bardo")
 )
 
@@ -61,16 +61,20 @@ type Target struct {
 
 // Options say how to apply a bundle.
 type Options struct {
-	Channel    string    // ChannelPredecessor (also "") | ChannelClade
+	Channel    string    // ChannelPredecessor (also "" for a death bundle) | ChannelClade | ChannelSnapshot (also "" for a snapshot)
 	OnSimilar  string    // OnSimilarKeep (also "") | OnSimilarMerge | OnSimilarAsk
 	Now        time.Time // the run's time, recorded in the Plan; never used for confidence
 	Quarantine bool      // admitted rows land quarantined (those below the floor stay archived)
+	// Progress, when set, is called after each incoming row is reviewed,
+	// with the rows reviewed and the rows to review, so that a command
+	// can draw a progress bar. It changes nothing in the plan.
+	Progress func(reviewed, total int)
 }
 
 // Plan is everything applying a bundle does to a store, decided.
 type Plan struct {
 	BundleDigest     string
-	Kind             string // the bundle's kind: bundle.KindDeath
+	Kind             string // the bundle's kind: bundle.KindDeath or bundle.KindSnapshot (degraded inheritance)
 	Channel          string
 	OnSimilar        string
 	SourceGolemID    string // the bundle's golem
@@ -138,6 +142,7 @@ type Counts struct {
 	SameAsCandidates   int      // admitted with a same_as candidate
 	ArchivedBelowFloor int      // admitted archived: below the retrieval floor on arrival
 	FlaggedToxic       int      // rows an autopsy marker flags (len(Flags))
+	FlaggedLikelyStale int      // snapshot: admitted insights its successor notes mark likely stale, flagged for review
 	Warnings           []string // what was not done, or done otherwise than asked
 }
 
@@ -165,16 +170,17 @@ func (p *Plan) Resolve(merge func(SameAs) bool) {
 }
 
 // PlanBundle decides how bundle b, whose digest is digest, arrives in the
-// store t. It returns ErrDigestMismatch when digest is not b's, ErrUnsupported
-// for a snapshot, and an error matching bundle.ErrCorrupt for a bundle it
-// cannot read (a time that does not parse, a vector of the wrong length).
+// store t. A death bundle arrives on the predecessor or the clade channel;
+// an insurance snapshot on the snapshot channel only, as a degraded
+// inheritance (see the package documentation). It returns
+// ErrDigestMismatch when digest is not b's, ErrUnsupported for another
+// kind or a kind on a channel it does not take, and an error matching
+// bundle.ErrCorrupt for a bundle it cannot read (a time that does not
+// parse, a vector of the wrong length, a snapshot without its body).
 // Values out of range are not errors: they are clamped.
 func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, error) {
-	if err := checkOptions(&o); err != nil {
+	if err := checkOptions(&o, b.Header.Kind); err != nil {
 		return nil, err
-	}
-	if b.Header.Kind != bundle.KindDeath {
-		return nil, fmt.Errorf("bundle kind %q: only %q bundles can be inherited: %w", b.Header.Kind, bundle.KindDeath, ErrUnsupported)
 	}
 	actual, err := b.Digest()
 	if err != nil {
@@ -202,15 +208,28 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	return p, nil
 }
 
-func checkOptions(o *Options) error {
-	switch o.Channel {
-	case "":
-		o.Channel = ChannelPredecessor
-	case ChannelPredecessor, ChannelClade:
-	case ChannelSnapshot:
-		return fmt.Errorf("channel %q: %w", o.Channel, ErrUnsupported)
+func checkOptions(o *Options, kind string) error {
+	switch kind {
+	case bundle.KindDeath:
+		switch o.Channel {
+		case "":
+			o.Channel = ChannelPredecessor
+		case ChannelPredecessor, ChannelClade:
+		case ChannelSnapshot:
+			return fmt.Errorf("channel %q takes an insurance snapshot, and this is a %q bundle: %w", o.Channel, kind, ErrUnsupported)
+		default:
+			return fmt.Errorf("channel %q: want %q or %q", o.Channel, ChannelPredecessor, ChannelClade)
+		}
+	case bundle.KindSnapshot:
+		switch o.Channel {
+		case "":
+			o.Channel = ChannelSnapshot
+		case ChannelSnapshot:
+		default:
+			return fmt.Errorf("bundle kind %q arrives on channel %q only, not %q: %w", kind, ChannelSnapshot, o.Channel, ErrUnsupported)
+		}
 	default:
-		return fmt.Errorf("channel %q: want %q or %q", o.Channel, ChannelPredecessor, ChannelClade)
+		return fmt.Errorf("bundle kind %q: want %q or %q: %w", kind, bundle.KindDeath, bundle.KindSnapshot, ErrUnsupported)
 	}
 	switch o.OnSimilar {
 	case "":

@@ -23,12 +23,26 @@ func TestPlanErrors(t *testing.T) {
 	}{
 		{name: "digest of another bundle", b: good, digest: "sha256:" + zeros(64), is: inherit.ErrDigestMismatch},
 		{name: "no digest", b: good, digest: "-", is: inherit.ErrDigestMismatch},
-		{name: "snapshot kind", b: func() *bundle.Bundle {
+		{name: "snapshot kind without a snapshot body", b: func() *bundle.Bundle {
 			b := good()
 			b.Header.Kind = bundle.KindSnapshot
 			return b
-		}, is: inherit.ErrUnsupported},
-		{name: "snapshot channel", b: good, o: inherit.Options{Channel: inherit.ChannelSnapshot}, is: inherit.ErrUnsupported},
+		}, is: bundle.ErrCorrupt, msg: `bundle: body: a "snapshot" bundle without a snapshot body`},
+		{name: "death bundle on the snapshot channel", b: good, o: inherit.Options{Channel: inherit.ChannelSnapshot}, is: inherit.ErrUnsupported,
+			msg: `channel "snapshot" takes an insurance snapshot, and this is a "death" bundle: not supported by this version of bardo`},
+		{name: "snapshot on the predecessor channel", b: func() *bundle.Bundle { return newSnapshot(0) }, o: inherit.Options{Channel: inherit.ChannelPredecessor}, is: inherit.ErrUnsupported,
+			msg: `bundle kind "snapshot" arrives on channel "snapshot" only, not "predecessor": not supported by this version of bardo`},
+		{name: "snapshot on the clade channel", b: func() *bundle.Bundle { return newSnapshot(0) }, o: inherit.Options{Channel: inherit.ChannelClade}, is: inherit.ErrUnsupported},
+		{name: "unknown kind", b: func() *bundle.Bundle {
+			b := good()
+			b.Header.Kind = "testament"
+			return b
+		}, is: inherit.ErrUnsupported, msg: `bundle kind "testament": want "death" or "snapshot": not supported by this version of bardo`},
+		{name: "bad snapshot insight time", b: func() *bundle.Bundle {
+			b := newSnapshot(0, entry("s1", "text", 0.5, 0, e1))
+			b.Snapshot.Insights[0].LastAccessedAt = "later"
+			return b
+		}, is: bundle.ErrCorrupt, msg: `bundle: body.insights[0] "s1": last_accessed_at "later" is not an RFC 3339 time`},
 		{name: "unknown channel", b: good, o: inherit.Options{Channel: "library"}, msg: `channel "library": want "predecessor" or "clade"`},
 		{name: "unknown on-similar", b: good, o: inherit.Options{OnSimilar: "drop"}, msg: `on-similar "drop": want "keep", "merge" or "ask"`},
 		{name: "bad last_accessed_at", b: func() *bundle.Bundle {

@@ -21,6 +21,7 @@ type planner struct {
 // tally counts what the warnings report.
 type tally struct {
 	noSource           int // entries without a source: given the bundle's golem
+	staleSighted       int // snapshot: likely stale insights not admitted (sightings), so not flagged
 	archivedByBundle   int // entries the bundle has archived, arriving archived
 	heldIDs            int // ids the store (or the plan) already held, with other content
 	heldIDExample      string
@@ -38,10 +39,14 @@ func (pl *planner) run() error {
 	if err != nil {
 		return &bundle.CheckError{Section: "header.exported_at", Err: fmt.Errorf("%q is not an RFC 3339 time", b.Header.ExportedAt)}
 	}
-	cands := make([]*candidate, 0, len(b.Body.Entries))
-	inBundle := make(map[string]bool, len(b.Body.Entries))
-	for i := range b.Body.Entries {
-		c, err := pl.entryCandidate(i, &b.Body.Entries[i])
+	offer, err := pl.offered()
+	if err != nil {
+		return err
+	}
+	cands := make([]*candidate, 0, len(offer.entries))
+	inBundle := make(map[string]bool, len(offer.entries))
+	for i := range offer.entries {
+		c, err := pl.entryCandidate(fmt.Sprintf("%s[%d]", offer.section, i), &offer.entries[i])
 		if err != nil {
 			return err
 		}
@@ -49,13 +54,19 @@ func (pl *planner) run() error {
 		inBundle[c.id()] = true
 	}
 	nEntries := len(cands)
-	born, err := pl.reflectionCandidates(exportedAt)
-	if err != nil {
-		return err
+	if b.Header.Kind == bundle.KindSnapshot {
+		pl.reviewFlags(cands)
+	} else {
+		// A snapshot has no reflection, autopsy or causal graph: its Body
+		// is not read at all.
+		born, err := pl.reflectionCandidates(exportedAt)
+		if err != nil {
+			return err
+		}
+		cands = append(cands, born...)
+		cands = append(cands, pl.autopsyCandidates(inBundle, exportedAt)...)
 	}
-	cands = append(cands, born...)
-	cands = append(cands, pl.autopsyCandidates(inBundle, exportedAt)...)
-	if pb := b.Body.Playbook; pb != nil {
+	if pb := offer.playbook; pb != nil {
 		pl.document(grimoire.DocPlaybook, pb.Text)
 	}
 
@@ -77,12 +88,20 @@ func (pl *planner) run() error {
 		}
 		if admit {
 			admitted[row] = len(pl.p.Admit) - 1
+			if len(c.arrival.Entry.Store.ReviewFlags) > 0 {
+				pl.p.Counts.FlaggedLikelyStale++
+			}
+		} else if len(c.arrival.Entry.Store.ReviewFlags) > 0 {
+			pl.w.staleSighted++
 		}
 		if m := c.marker; m != nil {
 			markers = append(markers, Flag{EntryID: row, Recommendation: m.Recommendation, Contribution: unit(m.ContributionToFailure)})
 		}
+		if pl.o.Progress != nil {
+			pl.o.Progress(i+1, len(cands))
+		}
 	}
-	if a := b.Body.Autopsy; a != nil {
+	if a := b.Body.Autopsy; a != nil && b.Header.Kind == bundle.KindDeath {
 		for i := range a.ToxicEntries {
 			t := &a.ToxicEntries[i]
 			if inBundle[t.Entry.ID] {
@@ -91,11 +110,16 @@ func (pl *planner) run() error {
 		}
 	}
 	pl.flags(markers, admitted)
-	pl.edges(rowOf, inBundle)
+	if b.Header.Kind == bundle.KindDeath {
+		pl.edges(rowOf, inBundle)
+	}
 	if pl.o.Channel == ChannelPredecessor && b.Header.Generation >= pl.t.Generation {
 		pl.warn(fmt.Sprintf("bundle generation %d is not below the store's generation %d: a predecessor comes from an earlier generation (sources not below the store count as 1 hop)", b.Header.Generation, pl.t.Generation))
 	}
 	pl.warnings()
+	if b.Header.Kind == bundle.KindSnapshot {
+		pl.degraded(len(offer.entries))
+	}
 	pl.p.Counts.FlaggedToxic = len(pl.p.Flags)
 	pl.p.sortOutputs()
 	return nil
@@ -105,19 +129,15 @@ func (pl *planner) run() error {
 // the apply, and whether it is admitted.
 func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit bool) {
 	p := pl.p
-	if held, ok := eng.held(c.id()); ok {
-		cos := eng.pairCosine(i, held)
-		if cos <= SkipAbove {
+	d := eng.decide(i)
+	if d.sight {
+		if d.held && d.m.cos <= SkipAbove {
 			pl.w.heldIDs++
 			if pl.w.heldIDExample == "" {
 				pl.w.heldIDExample = c.id()
 			}
 		}
-		return pl.sight(eng, c, match{held, cos}), false
-	}
-	best := eng.best(i)
-	if best.idx >= 0 && best.cos > SkipAbove {
-		return pl.sight(eng, c, best), false
+		return pl.sight(eng, c, d.m), false
 	}
 	a := c.arrival
 	e := &a.Entry
@@ -128,8 +148,8 @@ func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit b
 	case e.Status == grimoire.StatusArchived:
 		pl.w.archivedByBundle++
 	}
-	if best.idx >= 0 && best.cos >= SameAsFrom {
-		s := SameAs{NewID: e.ID, ExistingID: eng.id(best.idx), Cosine: best.cos, Merged: pl.o.OnSimilar == OnSimilarMerge}
+	if d.similar {
+		s := SameAs{NewID: e.ID, ExistingID: eng.id(d.m.idx), Cosine: d.m.cos, Merged: pl.o.OnSimilar == OnSimilarMerge}
 		if s.Merged {
 			a.SameAs = s.ExistingID
 		}
@@ -233,6 +253,7 @@ func (pl *planner) warnings() {
 		{w.edgesLoop, "%d causal edges would join a row to itself after dedup: left out"},
 		{w.edgesRepeated, "%d causal edges repeat another after dedup: left out"},
 		{w.markersMerged, "%d autopsy markers fell on a row another marker flags: the larger contribution kept"},
+		{w.staleSighted, "%d insights the snapshot marks likely stale were sightings of rows the store holds: those rows are not flagged"},
 	} {
 		if x.n == 0 {
 			continue
