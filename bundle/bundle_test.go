@@ -237,3 +237,27 @@ func TestEncodeRefusesPastLimits(t *testing.T) {
 		t.Fatalf("Encode error = %v, want the array limit", err)
 	}
 }
+
+func TestEncodeDigestAgreesWithDigest(t *testing.T) {
+	for name, b := range map[string]*bundle.Bundle{"unsigned": testkit.Full(), "signed": testkit.Signed()} {
+		var buf bytes.Buffer
+		got, err := bundle.EncodeDigest(&buf, b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := b.Digest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s: EncodeDigest digest %s, Digest %s", name, got, want)
+		}
+		var enc bytes.Buffer
+		if err := bundle.Encode(&enc, b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), enc.Bytes()) {
+			t.Errorf("%s: EncodeDigest wrote other bytes than Encode", name)
+		}
+	}
+}

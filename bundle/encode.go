@@ -119,6 +119,26 @@ func Encode(w io.Writer, b *Bundle) error {
 	return nil
 }
 
+// EncodeDigest is Encode that also returns the bundle's Digest, from the
+// same canonical CBOR when the bundle is unsigned (the digest input is then
+// exactly the bytes written), so a bundle is marshalled once.
+func EncodeDigest(w io.Writer, b *Bundle) (string, error) {
+	p, err := Marshal(b)
+	if err != nil {
+		return "", err
+	}
+	digest := ""
+	if b.Signature == nil {
+		digest = digestOf(p)
+	} else if digest, err = b.Digest(); err != nil {
+		return "", err
+	}
+	if _, err := w.Write(compress(p)); err != nil {
+		return "", fmt.Errorf("bundle: %w", err)
+	}
+	return digest, nil
+}
+
 // compress returns p in one zstd frame with the pinned settings. The
 // buffer holds incompressible input (3 bytes of block header per 128 KiB)
 // without growing.

@@ -27,8 +27,8 @@ type Options struct {
 }
 
 // ErrIncomparable is matched, with errors.Is, by the errors of Diff for
-// two bundles it cannot compare: bundles of different kinds, or of a kind
-// it does not know.
+// two bundles it cannot compare: bundles of different kinds (a death
+// bundle and an insurance snapshot), or of a kind it does not know.
 var ErrIncomparable = errors.New("bundles cannot be compared")
 
 // A KindError is a pair of bundles whose kinds Diff cannot compare.
@@ -40,7 +40,7 @@ func (e *KindError) Error() string {
 	if e.A != e.B {
 		return fmt.Sprintf("cannot diff a %s bundle against a %s bundle", e.A, e.B)
 	}
-	return fmt.Sprintf("cannot diff bundles of kind %q: this version diffs %q bundles", e.A, bundle.KindDeath)
+	return fmt.Sprintf("cannot diff bundles of kind %q: this version diffs %q bundles and %q snapshots", e.A, bundle.KindDeath, bundle.KindSnapshot)
 }
 
 func (e *KindError) Unwrap() error { return ErrIncomparable }
@@ -63,7 +63,11 @@ type Side struct {
 	Generation int    `json:"generation"`
 }
 
-// Result is what changed from bundle A to bundle B. Every list is sorted:
+// Result is what changed from bundle A to bundle B. For two insurance
+// snapshots, Entries are their insights, Playbook their playbooks,
+// Snapshot the rest of their bodies, and the death bundle's sections
+// (CausalGraph, Reflection, Autopsy, LeftOut) stay empty; Snapshot is nil
+// for death bundles. Every list is sorted:
 // by id bytewise (entries, toxic entries, left-out references), by
 // (source, target) (edges), by category index then refs then text
 // (reflection items); the changes of one thing come in the order of its
@@ -80,6 +84,7 @@ type Result struct {
 	Reflection  Reflection `json:"reflection"`
 	Autopsy     Autopsy    `json:"autopsy"`
 	LeftOut     LeftOut    `json:"left_out"`
+	Snapshot    *Snapshot  `json:"snapshot,omitempty"`
 }
 
 // Empty reports whether no section holds a change. Two bundles with the
@@ -87,7 +92,8 @@ type Result struct {
 // --deep and give an empty Result have the same digest.
 func (r *Result) Empty() bool {
 	return len(r.Header) == 0 && r.Entries.empty() && r.Playbook.empty() &&
-		r.CausalGraph.empty() && r.Reflection.empty() && r.Autopsy.empty() && r.LeftOut.empty()
+		r.CausalGraph.empty() && r.Reflection.empty() && r.Autopsy.empty() && r.LeftOut.empty() &&
+		(r.Snapshot == nil || r.Snapshot.empty())
 }
 
 // Diff compares bundle a with bundle b. It reads them only.
@@ -97,7 +103,8 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("match %q is neither %q nor %q", opts.Match, MatchID, MatchContent)
 	}
-	if a.Header.Kind != b.Header.Kind || a.Header.Kind != bundle.KindDeath {
+	kind := a.Header.Kind
+	if kind != b.Header.Kind || (kind != bundle.KindDeath && kind != bundle.KindSnapshot) {
 		return nil, &KindError{A: a.Header.Kind, B: b.Header.Kind}
 	}
 	r := &Result{}
@@ -110,7 +117,13 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 	}
 	r.Identical = r.A.Digest == r.B.Digest
 	r.Header = diffHeader(&a.Header, &b.Header)
-	if r.Entries, err = diffEntries(a, b, opts.Match == MatchContent); err != nil {
+	if kind == bundle.KindSnapshot {
+		if err := diffSnapshots(r, a, b, opts.Match == MatchContent); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	if r.Entries, err = diffEntries(a, b, "body.entries", a.Body.Entries, b.Body.Entries, opts.Match == MatchContent); err != nil {
 		return nil, err
 	}
 	r.Playbook = diffPlaybook(a.Body.Playbook, b.Body.Playbook)
@@ -161,23 +174,33 @@ type Stat struct {
 // fields. Entries' re-minted pairs count as "entries.reminted" changes;
 // the playbook counts lines, and its hunks as changes; the autopsy's own
 // fields count as "autopsy" changes, its toxic entries as
-// "autopsy.toxic_entries".
+// "autopsy.toxic_entries". Two snapshots have the sections of a snapshot
+// instead of the death bundle's: see Snapshot.stats.
 func (r *Result) Stats() []Stat {
+	if r.Snapshot != nil {
+		return append(r.commonStats(), r.Snapshot.stats()...)
+	}
 	refl := len(r.Reflection.Changed) + len(r.Reflection.Reordered) + len(r.Reflection.Changes)
 	toxicChanged := len(r.Autopsy.Changed)
 	autopsyChanged := len(r.Autopsy.Changes)
 	if r.Autopsy.Reordered {
 		autopsyChanged++
 	}
-	return []Stat{
-		{"header", 0, 0, len(r.Header)},
-		{"entries", len(r.Entries.Added), len(r.Entries.Removed), len(r.Entries.Changed)},
-		{"entries.reminted", 0, 0, len(r.Entries.Reminted)},
-		{"playbook", r.Playbook.LinesAdded, r.Playbook.LinesRemoved, r.Playbook.hunks() + len(r.Playbook.Changes)},
+	return append(r.commonStats(), []Stat{
 		{"causal_graph", len(r.CausalGraph.Added), len(r.CausalGraph.Removed), len(r.CausalGraph.Changed)},
 		{"reflection", len(r.Reflection.Added), len(r.Reflection.Removed), refl},
 		{"autopsy", 0, 0, autopsyChanged},
 		{"autopsy.toxic_entries", len(r.Autopsy.Added), len(r.Autopsy.Removed), toxicChanged},
 		{"left_out", len(r.LeftOut.Added), len(r.LeftOut.Removed), 0},
+	}...)
+}
+
+// commonStats are the sections both kinds have.
+func (r *Result) commonStats() []Stat {
+	return []Stat{
+		{"header", 0, 0, len(r.Header)},
+		{"entries", len(r.Entries.Added), len(r.Entries.Removed), len(r.Entries.Changed)},
+		{"entries.reminted", 0, 0, len(r.Entries.Reminted)},
+		{"playbook", r.Playbook.LinesAdded, r.Playbook.LinesRemoved, r.Playbook.hunks() + len(r.Playbook.Changes)},
 	}
 }

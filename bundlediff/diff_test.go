@@ -235,13 +235,17 @@ func TestDiffErrors(t *testing.T) {
 			}
 		})
 	}
-	t.Run("snapshots alone", func(t *testing.T) {
+	t.Run("an unknown kind", func(t *testing.T) {
 		a, b := clone(t, base), clone(t, base)
-		a.Header.Kind, b.Header.Kind = bundle.KindSnapshot, bundle.KindSnapshot
+		a.Header.Kind, b.Header.Kind = "testament", "testament"
 		_, err := Diff(a, b, Options{})
 		var ke *KindError
 		if !errors.As(err, &ke) || !errors.Is(err, ErrIncomparable) {
 			t.Fatalf("error %v, want a KindError matching ErrIncomparable", err)
+		}
+		const want = `cannot diff bundles of kind "testament": this version diffs "death" bundles and "snapshot" snapshots`
+		if err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
 		}
 	})
 }

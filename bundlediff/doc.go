@@ -34,6 +34,12 @@
 // # Kinds
 //
 // Bundles of different kinds are not compared: Diff returns a KindError.
-// This version knows death bundles; an insurance snapshot gets its own
-// comparison with its body.
+// Two death bundles compare as above. Two insurance snapshots compare by
+// their own body (a snapshot's Body is empty): the header as above, the
+// insights as entries (MatchContent included), the playbook, and in
+// Result.Snapshot the rest — the successor notes by insight id, the
+// metrics by name, the credits, the staleness test, fitness, senescence
+// threshold and pressures by field, the trajectory's buckets by first
+// tick, and the episodes by id, counted only: they are soma, compared but
+// never shown.
 package bundlediff

@@ -55,15 +55,15 @@ func summary(e *bundle.Entry) Entry {
 	return Entry{ID: e.ID, Category: e.Category, Confidence: e.Confidence, QualityScore: e.QualityScore, Content: e.Content}
 }
 
-// diffEntries matches the entries by id, then, with byContent, the rest
-// by the cosine of their vectors.
-func diffEntries(a, b *bundle.Bundle, byContent bool) (Entries, error) {
-	ae, be := a.Body.Entries, b.Body.Entries
-	ai, err := entryIndex("a", ae)
+// diffEntries matches the entries ae of a and be of b (a death bundle's
+// body.entries, a snapshot's body.insights: section names them in errors)
+// by id, then, with byContent, the rest by the cosine of their vectors.
+func diffEntries(a, b *bundle.Bundle, section string, ae, be []bundle.Entry, byContent bool) (Entries, error) {
+	ai, err := entryIndex("a", section, ae)
 	if err != nil {
 		return Entries{}, err
 	}
-	bi, err := entryIndex("b", be)
+	bi, err := entryIndex("b", section, be)
 	if err != nil {
 		return Entries{}, err
 	}
@@ -112,11 +112,11 @@ func diffEntries(a, b *bundle.Bundle, byContent bool) (Entries, error) {
 }
 
 // entryIndex maps each id to its entry's index, refusing an id twice.
-func entryIndex(side string, entries []bundle.Entry) (map[string]int, error) {
+func entryIndex(side, section string, entries []bundle.Entry) (map[string]int, error) {
 	index := make(map[string]int, len(entries))
 	for i := range entries {
 		if j, ok := index[entries[i].ID]; ok {
-			return nil, duplicate(side, "body.entries", j, i, fmt.Sprintf("id %q", entries[i].ID))
+			return nil, duplicate(side, section, j, i, fmt.Sprintf("id %q", entries[i].ID))
 		}
 		index[entries[i].ID] = i
 	}

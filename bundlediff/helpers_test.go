@@ -188,5 +188,19 @@ func lines(r *Result) []string {
 	for _, x := range r.LeftOut.Removed {
 		add("left_out - %s", x)
 	}
+	if s := r.Snapshot; s != nil {
+		for _, c := range s.Changes {
+			add("snapshot ~ %s", c)
+		}
+		for _, c := range s.Notes {
+			add("snapshot ~ %s", c)
+		}
+		if e := s.Episodes; e.Added+e.Removed+e.Changed > 0 {
+			add("snapshot episodes %d → %d: +%d -%d ~%d", e.A, e.B, e.Added, e.Removed, e.Changed)
+		}
+		for _, c := range s.Metrics {
+			add("snapshot metric ~ %s", c)
+		}
+	}
 	return out
 }

@@ -24,16 +24,23 @@ const maxZstdWindow = 128 << 20
 
 // rawReader is the caller's reader, remembering the last error it gave
 // other than io.EOF so that a decompressor's failure can be told apart
-// from the input's: the first is a corrupt stream, the second I/O.
+// from the input's: the first is a corrupt stream, the second I/O. It
+// reports the bytes read to ReadOptions.Progress.
 type rawReader struct {
-	r   io.Reader
-	err error
+	r        io.Reader
+	err      error
+	read     int64            // bytes read so far
+	progress func(read int64) // ReadOptions.Progress; nil: none
 }
 
 func (r *rawReader) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if err != nil && err != io.EOF {
 		r.err = err
+	}
+	if n > 0 && r.progress != nil {
+		r.read += int64(n)
+		r.progress(r.read)
 	}
 	return n, err
 }

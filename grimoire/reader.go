@@ -15,6 +15,11 @@ type ReadOptions struct {
 	Strict    bool          // unknown record types and fields are errors, not warnings
 	Warn      func(Warning) // called once per kind of unknown type / unknown field; nil drops them
 	MaxErrors int           // errors kept in full; 0 means 20
+	// Progress, when set, is called after each read of the input with
+	// the bytes read so far, as stored (a compressed export's compressed
+	// bytes), so that a command can draw a progress bar; the reader
+	// itself never prints.
+	Progress func(read int64)
 }
 
 // DefaultMaxErrors is how many errors a ValidationError keeps in full when
@@ -77,7 +82,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	}
 	rd := &Reader{
 		opts:   opts,
-		raw:    &rawReader{r: r},
+		raw:    &rawReader{r: r, progress: opts.Progress},
 		seen:   make(map[[16]byte]int),
 		hash:   fnv.New128a(),
 		warned: make(map[string]bool),

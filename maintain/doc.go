@@ -35,7 +35,8 @@
 //     confidence × temporal decay, computed, never written back — fell
 //     below the retrieval floor 0.05, with the reason. Archive is not
 //     deletion: the row stays, exports with its status, and returns on
-//     restore.
+//     restore; a row a person restored stays active, since retention
+//     never overrules a person.
 //   - The health report (Health) observes the signals of seed §35 that a
 //     bardo store has, each against its threshold.
 //

@@ -89,37 +89,41 @@ func TestMetabolismConverges(t *testing.T) {
 
 func TestRetain(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		e       *grimoire.Entry
-		archive bool
-		weight  float64
+		name     string
+		e        *grimoire.Entry
+		restored bool
+		archive  bool
+		weight   float64
 	}{
-		{"fresh row kept", row(nil), false, 0.6 * math.Exp2(-1.0/168)},
+		{"fresh row kept", row(nil), false, false, 0.6 * math.Exp2(-1.0/168)},
 		{"structural never decays", row(func(e *grimoire.Entry) {
 			e.DecayClass, e.LastAccessedAt = grimoire.DecayStructural, now.AddDate(-5, 0, 0)
-		}), false, 0.6},
+		}), false, false, 0.6},
 		{"low confidence alone archives", row(func(e *grimoire.Entry) {
 			e.DecayClass, e.Confidence = grimoire.DecayStructural, 0.04
-		}), true, 0.04},
+		}), false, true, 0.04},
 		{"at the floor kept", row(func(e *grimoire.Entry) {
 			e.DecayClass, e.Confidence = grimoire.DecayStructural, 0.05
-		}), false, 0.05},
+		}), false, false, 0.05},
 		{"four tactical half-lives archive", row(func(e *grimoire.Entry) {
 			e.LastAccessedAt = now.Add(-4 * 7 * 24 * time.Hour)
-		}), true, 0.6 / 16},
+		}), false, true, 0.6 / 16},
 		{"a bloodstain decays three times slower", row(func(e *grimoire.Entry) {
 			e.IsBloodstain, e.LastAccessedAt = true, now.Add(-4*7*24*time.Hour)
-		}), false, 0.6 * math.Exp2(-4.0/3)},
+		}), false, false, 0.6 * math.Exp2(-4.0/3)},
 		{"archived rows are not archived again", row(func(e *grimoire.Entry) {
 			e.Status, e.Confidence = grimoire.StatusArchived, 0.01
-		}), false, 0.01 * math.Exp2(-1.0/168)},
+		}), false, false, 0.01 * math.Exp2(-1.0/168)},
 		{"quarantined rows are left to their review", row(func(e *grimoire.Entry) {
 			e.Status, e.Confidence = grimoire.StatusQuarantined, 0.01
-		}), false, 0.01 * math.Exp2(-1.0/168)},
+		}), false, false, 0.01 * math.Exp2(-1.0/168)},
+		{"a row a person restored is not archived again", row(func(e *grimoire.Entry) {
+			e.DecayClass, e.Confidence = grimoire.DecayStructural, 0.01
+		}), true, false, 0.01},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := tc.e.Confidence
-			got := Retain(tc.e, now)
+			got := Retain(tc.e, tc.restored, now)
 			if got.Archive != tc.archive || math.Abs(got.Weight-tc.weight) > 1e-12 {
 				t.Errorf("Retain = %+v, want archive %v weight %v", got, tc.archive, tc.weight)
 			}

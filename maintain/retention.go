@@ -21,11 +21,12 @@ type Retention struct {
 // effective weight (confidence × temporal decay, decisions.md) fell below
 // RetrievalFloor. The weight is computed, never written back; confidence
 // stays what it is. Rows that are not active are never archived by
-// retention.
-func Retain(e *grimoire.Entry, now time.Time) Retention {
+// retention, and neither is one a person restored since it was last
+// archived (restored): retention never overrules a person.
+func Retain(e *grimoire.Entry, restored bool, now time.Time) Retention {
 	d := decay.Of(e, now)
 	r := Retention{Weight: e.Confidence * d, Decay: d}
-	if e.Status != "" && e.Status != grimoire.StatusActive {
+	if restored || (e.Status != "" && e.Status != grimoire.StatusActive) {
 		return r
 	}
 	if r.Weight < RetrievalFloor {

@@ -63,7 +63,8 @@ func finite(x float64) bool { return x-x == 0 }
 // score unit vectors (components of x/‖x‖ rounded to float32: relative error
 // at most u = 2^-24) and sum dims products in float32 in any order, so a
 // score is within γ = n·u/(1−n·u) of the true cosine, n = dims+2, because
-// Σ|x̂ᵢ·ŷᵢ| ≤ 1 (one more n covers the float64 norm and float32 underflow).
+// Σ|x̂ᵢ·ŷᵢ| ≤ 1 (one more n covers the float64 norm and reciprocal, and
+// float32 underflow).
 // Two scores are compared, so twice that, and never less than the 1e-4 that
 // decisions.md names: 1e-4 up to 835 dims, about (dims+3)·2^-23 beyond.
 func margin(dims int) float64 {

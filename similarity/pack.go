@@ -119,3 +119,38 @@ func packRows(rows []float32, n, dims int) []float32 {
 	}
 	return panels
 }
+
+// packRefQueries packs the set's references ids, normalized as packPanels
+// normalizes them, into query panels, the way packQueries packs queries.
+func (s *Set) packRefQueries(k *kernel, ids []int, bufp *[]float32) []queryPanel {
+	d := s.dims
+	var panels []queryPanel
+	size := 0
+	for a := 0; a < len(ids); {
+		m := k.height(len(ids) - a)
+		n := min(m, len(ids)-a)
+		panels = append(panels, queryPanel{first: a, count: n, m: m})
+		size += m * d
+		a += n
+	}
+	if cap(*bufp) < size {
+		*bufp = make([]float32, size)
+	}
+	buf := (*bufp)[:size]
+	clear(buf)
+	for i := range panels {
+		p := &panels[i]
+		p.data, buf = buf[:p.m*d:p.m*d], buf[p.m*d:]
+		for r := range p.count {
+			ref := ids[p.first+r]
+			if s.sumSq[ref] == 0 {
+				continue
+			}
+			inv := 1 / math.Sqrt(s.sumSq[ref])
+			for kk, x := range s.Vector(ref) {
+				p.data[kk*p.m+r] = float32(float64(x) * inv)
+			}
+		}
+	}
+	return panels
+}

@@ -17,7 +17,7 @@ const indexBatch = 256
 // unit) uses: the set's current one, or one with a cluster index when the
 // search is the first one large enough to try building it.
 func (s *Set) layoutFor(k *kernel, unit []float32, nq int) *layout {
-	if nq < minIndexQueries || s.n < minIndexRefs || s.tried.Load() {
+	if !s.worthIndexing(nq) || s.tried.Load() {
 		return s.layout()
 	}
 	s.layMu.Lock()
@@ -31,30 +31,30 @@ func (s *Set) layoutFor(k *kernel, unit []float32, nq int) *layout {
 	return s.layout()
 }
 
-// centroidScores returns the scores, row-major, of the queries ids against
-// every leaf's centroid.
-func (sr *search) centroidScores(ids []int) []float32 {
+// centroidScores sets t to the scores of the queries ids against every
+// leaf's centroid: row i, ldt = the centroid panels' width apart, holds
+// query ids[i]'s. The kernel writes the rows in place, so t has room for
+// a panel's padding rows and columns; centroidScores reuses t when it is
+// large enough and returns it.
+func (sr *search) centroidScores(ids []int, t []float32) ([]float32, int) {
 	ix := sr.lay.index
 	d := sr.s.dims
 	c := len(ix.leaves)
-	t := make([]float32, len(ids)*c)
+	ldt := panelCount(c) * panelWidth
+	if size := (len(ids) + sr.k.heights[0]) * ldt; cap(t) < size {
+		t = make([]float32, size)
+	}
 	qps := packQueries(sr.k, sr.unit, ids, d, nil)
 	bp := blockPanels(d)
 	blocks := (panelCount(c) + bp - 1) / bp
 	parallel(min(sr.workers(), blocks), blocks, func(w, b int) {
 		sc := sr.sc[w]
 		pa, pz := b*bp, min(panelCount(c), (b+1)*bp)
-		np := pz - pa
-		ldo := np * panelWidth
 		for _, qp := range qps {
-			sr.k.block(sc.out, ldo, sc.rmax, qp.data, qp.m, ix.cents[pa*panelWidth*d:pz*panelWidth*d], np, d)
-			for i := range qp.count {
-				row := t[(qp.first+i)*c : (qp.first+i+1)*c]
-				copy(row[pa*panelWidth:min(c, pz*panelWidth)], sc.out[i*ldo:])
-			}
+			sr.k.block(t[qp.first*ldt+pa*panelWidth:], ldt, sc.rmax, qp.data, qp.m, ix.cents[pa*panelWidth*d:pz*panelWidth*d], pz-pa, d)
 		}
 	})
-	return t
+	return t, ldt
 }
 
 // maxThroughIndex runs the MaxCos search of every query through the index.
@@ -62,18 +62,20 @@ func (sr *search) maxThroughIndex(margin float64) {
 	ix := sr.lay.index
 	e := margin / 2
 	c := len(ix.leaves)
+	var t []float32
+	var ldt int
 	for a := 0; a < sr.nq; a += indexBatch {
 		ids := identity(min(indexBatch, sr.nq-a))
 		for i := range ids {
 			ids[i] += a
 		}
-		t := sr.centroidScores(ids)
+		t, ldt = sr.centroidScores(ids, t)
 
 		// Each query's nearest leaf.
 		lists := make([][]int, c)
 		nearest := make([]int, len(ids))
 		for i, q := range ids {
-			row := t[i*c : (i+1)*c]
+			row := t[i*ldt : i*ldt+c]
 			arg := 0
 			for j, x := range row {
 				if x > row[arg] {
@@ -91,7 +93,7 @@ func (sr *search) maxThroughIndex(margin float64) {
 		work := 0
 		for i, q := range ids {
 			lb := float64(sr.best(q)) - e - boundSlack
-			row := t[i*c : (i+1)*c]
+			row := t[i*ldt : i*ldt+c]
 			for j, x := range row {
 				if j != nearest[i] && bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= lb {
 					lists[j] = append(lists[j], q)
@@ -121,9 +123,9 @@ func (sr *search) maxThroughIndex(margin float64) {
 func (sr *search) withinThroughIndex(threshold, margin float64) {
 	ix := sr.lay.index
 	e := margin / 2
-	t := sr.centroidScores([]int{0})
+	t, _ := sr.centroidScores([]int{0}, nil)
 	lists := make([][]int, len(ix.leaves))
-	for j, x := range t {
+	for j, x := range t[:len(ix.leaves)] {
 		if bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= threshold {
 			lists[j] = []int{0}
 		}

@@ -156,17 +156,15 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 		cos                 float64
 		force               bool // build the index even if the probe finds it useless
 	}{
-		{"tight clusters, sketched", 6000, 96, 40, 120, 0.85, false},
-		{"looser clusters, sketched", 5000, 200, 30, 100, 0.8, false},
-		{"dims below the sketch", 5000, 24, 60, 100, 0.9, false},
-		{"odd dims", 4500, 67, 25, 90, 0.85, false},
-		{"forced on loose clusters", 5000, 80, 30, 100, 0.5, true},
+		{"tight clusters, sketched", 6000, 96, 40, 64, 0.85, false},
+		{"looser clusters, sketched", 5000, 200, 30, 64, 0.8, false},
+		{"dims below the sketch", 4500, 24, 60, 64, 0.9, false},
+		{"odd dims", 4500, 67, 25, 64, 0.85, false},
+		{"forced on loose clusters", 4500, 80, 30, 64, 0.5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.force {
-				defer func(v float64) { maxProbeVisits = v }(maxProbeVisits)
-				maxProbeVisits = 1
-			}
+			indexTest.skipSize, indexTest.skipProbe = true, tc.force
+			defer func() { indexTest.skipSize, indexTest.skipProbe = false, false }()
 			rng := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.dims)))
 			rows := clusteredRows(rng, tc.n+tc.q, tc.dims, tc.centres, tc.cos)
 			refs := trickyRefs(rng, rows[:tc.n])
@@ -191,7 +189,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 						t.Errorf("MaxCos through the index (-brute force +got):\n%s", d)
 					}
 					for _, th := range []float64{-1, 0, 0.5, 0.8, 0.9, 0.95, 1} {
-						for _, q := range queries[:5] {
+						for _, q := range queries[:3] {
 							if d := cmp.Diff(bruteWithinOf(refs, q, th), s.Within(q, th)); d != "" {
 								t.Errorf("Within %v through the index (-brute force +got):\n%s", th, d)
 							}
@@ -208,6 +206,8 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 // sees that no bound can beat the best cosines.
 func TestIndexSkipsReferences(t *testing.T) {
 	const n, dims, nq = 8000, 128, 64
+	indexTest.skipSize = true
+	defer func() { indexTest.skipSize = false }()
 	rng := rand.New(rand.NewPCG(11, 12))
 	rows := clusteredRows(rng, n+nq, dims, 50, 0.85)
 	s := setOf(t, dims, rows[:n])
@@ -247,6 +247,8 @@ func unitRows(rows [][]float32) []float32 {
 // with one worker or two.
 func TestIndexIndependentOfGOMAXPROCS(t *testing.T) {
 	const n, dims = 5000, 64
+	indexTest.skipSize = true
+	defer func() { indexTest.skipSize = false }()
 	rng := rand.New(rand.NewPCG(13, 14))
 	rows := clusteredRows(rng, n+100, dims, 30, 0.8)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
@@ -265,6 +267,31 @@ func TestIndexIndependentOfGOMAXPROCS(t *testing.T) {
 	}
 	if len(leaves) != 2 || leaves[0] != leaves[1] {
 		t.Errorf("leaves with GOMAXPROCS 1 and 2: %v, want the same index", leaves)
+	}
+}
+
+// TestWorthIndexing: only searches of many queries over many references
+// try an index; smaller ones never pay for the probe.
+func TestWorthIndexing(t *testing.T) {
+	tests := []struct {
+		name       string
+		nq, n, dim int
+		want       bool
+	}{
+		{"bench clustered 2048×100k×768", 2048, 100_000, 768, true},
+		{"bench 2048×100k×384", 2048, 100_000, 384, true},
+		{"bench 2048×10k×768: a scan is cheaper", 2048, 10_000, 768, false},
+		{"few queries against a million", 256, 1_000_000, 768, false},
+		{"a thousand queries against a million", 1024, 1_000_000, 384, true},
+		{"too few references", 100_000, 4000, 768, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Set{dims: tc.dim, n: tc.n}
+			if got := s.worthIndexing(tc.nq); got != tc.want {
+				t.Errorf("worthIndexing(%d) with %d refs × %d = %v, want %v", tc.nq, tc.n, tc.dim, got, tc.want)
+			}
+		})
 	}
 }
 

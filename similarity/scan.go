@@ -227,6 +227,7 @@ const (
 )
 
 // visits offers each visit's positions to its queries.
+
 func (sr *search) visits(vs []visit) {
 	d := sr.s.dims
 	parallel(min(sr.workers(), len(vs)), len(vs), func(w, u int) {

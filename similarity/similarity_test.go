@@ -93,9 +93,30 @@ func bruteWithin(refs [][]float32, q []float32, threshold float64) []similarity.
 	return out
 }
 
+// forEachImpl runs f once with each kernel this CPU runs selected; CI
+// runs at least "generic", the fallback of every other CPU.
+func forEachImpl(t *testing.T, f func(t *testing.T)) {
+	defer similarity.SetImpl(similarity.Impl())
+	for _, impl := range similarity.Impls() {
+		t.Run(impl, func(t *testing.T) {
+			if err := similarity.SetImpl(impl); err != nil {
+				t.Fatal(err)
+			}
+			f(t)
+		})
+	}
+}
+
+// TestMaxCosMatchesBruteForce runs every kernel on dims that are and are
+// not multiples of the vector widths and on sets of 0, 1 and odd sizes,
+// across panel and block edges.
 func TestMaxCosMatchesBruteForce(t *testing.T) {
-	for _, dims := range []int{1, 3, 8, 384, 768, 1000} {
-		for _, n := range []int{0, 1, 2, 7, 65, 131} {
+	forEachImpl(t, testMaxCosMatchesBruteForce)
+}
+
+func testMaxCosMatchesBruteForce(t *testing.T) {
+	for _, dims := range []int{1, 3, 8, 17, 384, 768, 1000} {
+		for _, n := range []int{0, 1, 2, 7, 16, 17, 65, 131, 300} {
 			t.Run(fmt.Sprintf("dims=%d/refs=%d", dims, n), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(dims), uint64(n)))
 				refs := randomVectors(rng, n, dims)
@@ -118,6 +139,10 @@ func TestMaxCosMatchesBruteForce(t *testing.T) {
 }
 
 func TestWithinMatchesBruteForce(t *testing.T) {
+	forEachImpl(t, testWithinMatchesBruteForce)
+}
+
+func testWithinMatchesBruteForce(t *testing.T) {
 	for _, dims := range []int{1, 3, 8, 384, 1000} {
 		t.Run(fmt.Sprintf("dims=%d", dims), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(dims), 99))
@@ -191,6 +216,10 @@ func unit64f(v []float64) []float64 {
 }
 
 func TestMaxCosIndependentOfGOMAXPROCS(t *testing.T) {
+	forEachImpl(t, testMaxCosIndependentOfGOMAXPROCS)
+}
+
+func testMaxCosIndependentOfGOMAXPROCS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	const dims = 96
 	refs := randomVectors(rng, 1000, dims)
@@ -227,6 +256,10 @@ func TestMaxCosIndependentOfGOMAXPROCS(t *testing.T) {
 }
 
 func TestZeroAndUndefined(t *testing.T) {
+	forEachImpl(t, testZeroAndUndefined)
+}
+
+func testZeroAndUndefined(t *testing.T) {
 	zero := []float32{0, 0, 0}
 	nan := []float32{1, float32(math.NaN()), 0}
 	inf := []float32{float32(math.Inf(1)), 0, 0}

@@ -118,26 +118,10 @@ func dsn(p string, readOnly bool) string {
 var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // Create makes a new store at path, recording an "init" activity at now.
-// The caller holds no lock yet; Create takes it.
+// The caller holds no lock yet; Create takes it. The store appears at its
+// path whole or not at all (CreateWith).
 func Create(ctx context.Context, p string, m Meta, wait time.Duration, now time.Time) (*Store, error) {
-	l, err := lock.Acquire(ctx, p+".lock", wait)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(p); err == nil {
-		l.Release()
-		return nil, fmt.Errorf("%s: %w", p, ErrExists)
-	}
-	s, err := create(ctx, p, m, now)
-	if err != nil {
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(p + suffix)
-		}
-		l.Release()
-		return nil, err
-	}
-	s.lock = l
-	return s, nil
+	return CreateWith(ctx, p, m, wait, now, nil)
 }
 
 func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error) {

@@ -70,7 +70,9 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 		f.Close()
 		return kind, addStore(l, file, name)
 	case kindBundle:
-		b, err := bundle.Decode(f)
+		r, done := g.inputProgress(f, name, file)
+		defer done()
+		b, err := bundle.Decode(r)
 		if err == nil {
 			err = firstError(b.Check())
 		}
@@ -85,7 +87,9 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 	f.Close()
 	src := grimoire.FileSource(file)
 	defer src.Close()
-	if _, err := l.AddExport(src, g.readOptions(name, strict)); err != nil {
+	opts := g.readOptions(name, strict)
+	defer g.exportProgress(&opts, file)()
+	if _, err := l.AddExport(src, opts); err != nil {
 		return "", asInputError(file, err)
 	}
 	return kind, nil
@@ -117,6 +121,11 @@ func addStore(l *clade.Loader, path, name string) error {
 	}
 	defer st.Close()
 	return st.EachEntry(ctx, func(r *store.Row) error {
+		// A quarantined row is an import under review, not yet the
+		// store's knowledge (bardo inherit --quarantine, bardo release).
+		if r.Status == grimoire.StatusQuarantined {
+			return nil
+		}
 		if err := l.AddEntry(&r.Entry, r.EmbeddingModel); err != nil {
 			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: r.ID, Field: "embedding", Err: err}
 		}

@@ -114,7 +114,9 @@ func runBottleneck(g *globals, o bottleneckOptions) error {
 
 // selectEntries streams the export into a bottleneck selector.
 func selectEntries(g *globals, in io.Reader, o bottleneckOptions) (*bottleneck.Selector, error) {
-	r, err := grimoire.NewReader(in, g.readOptions(inputName(o.Export), o.Strict))
+	opts := g.readOptions(inputName(o.Export), o.Strict)
+	defer g.exportProgress(&opts, o.Export)()
+	r, err := grimoire.NewReader(in, opts)
 	if err != nil {
 		return nil, err
 	}

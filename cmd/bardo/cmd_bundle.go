@@ -1,17 +1,20 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/trust"
 )
 
 type bundleOptions struct {
 	Export   string        // EXPORT; "-" is stdin
 	Output   string        // -o; "-" is stdout
 	Pipeline pipelineFlags // the death pipeline's flags
+	Sign     string        // --sign: the secret key file to sign with
 }
 
 func newBundleCmd(g *globals, runF func(bundleOptions) error) *cobra.Command {
@@ -43,13 +46,18 @@ its first 20 errors are listed, then how many more there were. The export
 is read once, twice when a toxic entry did not pass the bottleneck
 (standard input is spooled to a temporary file for that).
 
+--sign KEY signs the bundle's digest with the Ed25519 key of bardo keygen;
+the signature is outside the digest, so a signed bundle has the digest the
+unsigned one would. A successor that trusts the key (bardo trust add)
+inherits it as it is.
+
 A one-line summary (digest, entries, reflection items, toxic entries,
 size) goes to stderr unless --quiet; with --json, a bardo.bundle/v1
 document goes to stdout instead.
 
 ` + exitStatus(
-			status{exitDataErr, "the export or a --clade source is malformed"},
-			status{exitNoInput, "EXPORT or a --clade source cannot be opened"},
+			status{exitDataErr, "the export, a --clade source or the --sign key is malformed"},
+			status{exitNoInput, "EXPORT, a --clade source or the --sign key cannot be opened"},
 			status{exitCantCreat, "OUT cannot be created"},
 			status{exitIOErr, "I/O error writing OUT, disk full included"},
 		),
@@ -78,6 +86,7 @@ document goes to stdout instead.
 	o.Pipeline.addClade(f)
 	o.Pipeline.addAdvisor(f)
 	o.Pipeline.addExportFlags(f)
+	f.StringVar(&o.Sign, "sign", "", "sign the bundle with the secret `key` file of bardo keygen")
 	return cmd
 }
 
@@ -97,6 +106,7 @@ type bundleResult struct {
 	ReflectionItems int          `json:"reflection_items"`
 	LeftOut         int          `json:"left_out"`
 	Advisor         *advisorView `json:"advisor,omitempty"`
+	SignedBy        string       `json:"signed_by,omitempty"` // --sign: the key's id
 }
 
 func runBundle(g *globals, o bundleOptions) error {
@@ -107,18 +117,28 @@ func runBundle(g *globals, o bundleOptions) error {
 		return err
 	}
 	defer out.Abort()
+	var key ed25519.PrivateKey
+	if o.Sign != "" {
+		if key, err = readSecretKey(o.Sign); err != nil {
+			return err
+		}
+	}
 
 	a, err := g.analyzeExport(o.Export, o.Pipeline)
 	if err != nil {
 		return err
 	}
 	b := a.Bundle
-	digest, err := b.Digest()
-	if err != nil {
-		return err
+	var signedBy string
+	if key != nil {
+		if err := b.Sign(key); err != nil {
+			return err
+		}
+		signedBy = trust.KeyID(key.Public().(ed25519.PublicKey))
 	}
 	w := &countingWriter{w: out}
-	if err := bundle.Encode(w, b); err != nil {
+	digest, err := bundle.EncodeDigest(w, b)
+	if err != nil {
 		return err
 	}
 	if err := out.Commit(); err != nil {
@@ -146,6 +166,7 @@ func runBundle(g *globals, o bundleOptions) error {
 			ReflectionItems: h.Counts.ReflectionItems,
 			LeftOut:         h.Counts.LeftOut,
 			Advisor:         newAdvisorView(h.Advisor),
+			SignedBy:        signedBy,
 		})
 	}
 	name := o.Output

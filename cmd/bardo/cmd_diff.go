@@ -37,6 +37,12 @@ content, for an entry without an embedding there), best pair first: the
 entries a successor re-minted under new ids show as "=" pairs with their
 cosine.
 
+Two insurance snapshots compare by their own bodies: the header, the
+insights (as entries), PLAYBOOK.md, then the snapshot's fields (credits,
+staleness test, fitness, pressures, trajectory), its successor notes, its
+metrics, and its episodes, which are soma: counted, never shown ("snapshot"
+in --json). A death bundle and a snapshot cannot be compared.
+
 Identical bundles print "no difference". --stat prints how many things
 changed in each section. --json prints a bardo.diff/v1 document: "a" and
 "b" (digest, golem_id, generation), "identical", then "header", "entries"
@@ -54,6 +60,7 @@ so.
 		Example: `  bardo diff golem-7a.bardo golem-7b.bardo
   bardo diff --stat golem-7a.bardo golem-7b.bardo
   bardo diff --match content ancestor.bardo successor.bardo
+  bardo diff snapshots/golem-7a-20261102T140000Z-3f1c2a9b8e7d.snapshot snapshots/golem-7a-20261102T200000Z-8d0e4b2c1a7f.snapshot
   bardo diff --json a.bardo b.bardo | jq -r '.entries.changed[] | select(any(.changes[]; .field == "confidence")) | .id'
   bardo diff a.bardo b.bardo > /dev/null 2>&1 && echo "the same bundle"`,
 		Args: positional(2, 2),

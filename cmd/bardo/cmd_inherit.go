@@ -15,23 +15,27 @@ import (
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/store"
+	"github.com/bardo-golem/bardo/trust"
 )
 
 type inheritOptions struct {
 	Bundle    string // BUNDLE; "-" is stdin
 	Store     storeFlags
-	Channel   string    // --channel
+	Channel   string    // --channel; "": by the bundle's kind (predecessor, or snapshot for a snapshot)
 	OnSimilar string    // --on-similar
 	GolemID   string    // --golem-id: the golem of a store this inherit creates
 	DryRun    bool      // --dry-run
 	Now       time.Time // --now; zero: the clock, read once
+
+	RequireSignature bool // --require-signature
+	Quarantine       bool // --quarantine
 }
 
 func newInheritCmd(g *globals, runF func(inheritOptions) error) *cobra.Command {
 	var o inheritOptions
 	cmd := &cobra.Command{
 		Use:   "inherit BUNDLE",
-		Short: "Apply a death bundle to a successor's store",
+		Short: "Apply a death bundle, or an insurance snapshot, to a successor's store",
 		Long: `Apply the germline bundle BUNDLE (bardo.bundle/v1) to the store, in one
 transaction recorded as an "inherit" activity at --now.
 
@@ -54,34 +58,51 @@ same_as candidate recorded, the new row pointing to the old with
 --on-similar merge (asked pair by pair with ask, which needs a terminal);
 below 0.90 it is admitted. An id the store holds is never overwritten.
 
-The first predecessor inherit creates the store when it does not exist:
-golem --golem-id (default: the predecessor's id, "-g" and the new
-generation), generation the bundle's + 1, parent the bundle. A bundle is
+An insurance snapshot (bardo snapshot) of a Golem that died without a
+death protocol is a degraded inheritance, on the snapshot channel: its top
+insights arrive as a predecessor's entries do (at most 0.3), those its
+successor notes mark likely stale flagged "likely_stale" for review, and
+its PLAYBOOK.md; there is no reflection or autopsy, and its episodes,
+metrics, credits, staleness test and trajectory never cross. The report
+says "degraded: true", and a warning says what stayed behind.
+
+The first predecessor or snapshot inherit creates the store when it does
+not exist: golem --golem-id (default: the predecessor's id, "-g" and the
+new generation), generation the bundle's + 1, parent the bundle. A bundle is
 applied once: applying it again changes nothing and says "applied: false,
 reason: already applied". --dry-run prints the plan (each row's decision)
 and writes nothing, not even a new store.
+
+A store that trusts no key (bardo trust) inherits unsigned bundles. Once
+it trusts a key, or with --require-signature, a bundle not signed by a
+trusted key is refused (exit 77), unless --quarantine: then its entries
+arrive quarantined — out of recall, of the germline of bardo export and
+of clade novelty until bardo release — its documents are kept under
+quarantine/<digest>/, and it flags and links none of the store's own rows.
 
 Prints what the inherit did (a field/value table, or with --json a
 bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 --store defaults to $BARDO_STORE, else grimoire.db in the working folder.
 
 ` + exitStatus(
-			status{exitDataErr, "the bundle is corrupt or its digest does not match, or the store is damaged"},
+			status{exitDataErr, "the bundle is corrupt or its digest does not match, its kind does not go by --channel, or the store is damaged"},
 			status{exitNoInput, "BUNDLE cannot be opened, or a clade bundle names no existing store"},
 			status{exitCantCreat, "the store cannot be created"},
 			status{exitIOErr, "I/O error, disk full included"},
 			status{exitTempFail, "another run holds the store's lock for all of --wait"},
+			status{exitNoPerm, "the bundle is unsigned or signed by an untrusted key, the store trusts keys or --require-signature, and no --quarantine"},
 		),
 		Example: `  bardo inherit golem-7a.bardo --store grimoire.db
+  bardo inherit snapshots/golem-7a-20261102T140000Z-3f1c2a9b8e7d.snapshot --store grimoire.db
   bardo inherit golem-7a.bardo --store grimoire.db --dry-run --json | jq .counts
   bardo inherit sibling.bardo --channel clade --on-similar merge --now 2026-11-03T08:00:00Z`,
 		Args: positional(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Bundle = args[0]
 			switch o.Channel {
-			case inherit.ChannelPredecessor, inherit.ChannelClade:
+			case "", inherit.ChannelPredecessor, inherit.ChannelClade, inherit.ChannelSnapshot:
 			default:
-				return usagef(c.CommandPath(), "--channel %q: want predecessor or clade", o.Channel)
+				return usagef(c.CommandPath(), "--channel %q: want predecessor, clade or snapshot", o.Channel)
 			}
 			switch o.OnSimilar {
 			case inherit.OnSimilarKeep, inherit.OnSimilarMerge:
@@ -100,10 +121,12 @@ bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 	}
 	f := cmd.Flags()
 	g.addStoreFlags(f, &o.Store, true)
-	f.StringVar(&o.Channel, "channel", inherit.ChannelPredecessor, "`channel` the bundle comes by: predecessor or clade (a sibling's)")
+	f.StringVar(&o.Channel, "channel", "", "`channel` the bundle comes by: predecessor, clade (a sibling's) or snapshot (default: snapshot for an insurance snapshot, else predecessor)")
 	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a row at cosine 0.90–0.95 to another: keep, merge or ask")
 	f.StringVar(&o.GolemID, "golem-id", "", "golem `id` of a store this inherit creates (default: PREDECESSOR-gN)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
+	f.BoolVar(&o.RequireSignature, "require-signature", false, "refuse a bundle not signed by a key the store trusts, even when it trusts none (see --quarantine)")
+	f.BoolVar(&o.Quarantine, "quarantine", false, "admit every entry quarantined, until bardo release; how an untrusted bundle may arrive")
 	f.Var(timeValue{&o.Now}, "now", "`time` recorded for the inherit, RFC 3339 (default: the clock)")
 	return cmd
 }
@@ -117,7 +140,15 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now}
+	if o.Channel == "" {
+		o.Channel = inherit.ChannelPredecessor
+		if b.Header.Kind == bundle.KindSnapshot {
+			o.Channel = inherit.ChannelSnapshot
+		}
+	}
+	step, planned := g.stepProgress("planning " + inputName(o.Bundle))
+	defer planned()
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Quarantine: o.Quarantine, Progress: step}
 	in := &inheritRun{g: g, o: o, b: b, digest: digest, opts: opts, now: now}
 	switch _, err := os.Stat(o.Store.Path); {
 	case err == nil:
@@ -140,7 +171,9 @@ func readBundle(g *globals, path string) (*bundle.Bundle, string, error) {
 	}
 	defer in.Close()
 	name := inputName(path)
-	b, err := bundle.Decode(in)
+	r, done := g.inputProgress(in, name, path)
+	defer done()
+	b, err := bundle.Decode(r)
 	if err != nil {
 		return nil, "", asInputError(path, fmt.Errorf("%s: %w", name, err))
 	}
@@ -167,6 +200,8 @@ type inheritRun struct {
 	digest string
 	opts   inherit.Options
 	now    time.Time
+
+	verdict trust.Verdict // the bundle's signature, judged (inherit_trust.go)
 }
 
 // create applies a predecessor's bundle to a store that does not exist
@@ -184,10 +219,14 @@ func (in *inheritRun) create(ctx context.Context) error {
 	if m.GolemID == "" {
 		m.GolemID = fmt.Sprintf("%s-g%d", h.GolemID, m.Generation)
 	}
+	if err := in.judge(ctx, nil); err != nil {
+		return err
+	}
 	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation}, in.opts)
 	if err != nil {
 		return in.planError(err)
 	}
+	in.confine(plan)
 	res := in.result(plan, m.Generation)
 	if in.o.DryRun {
 		res.Reason = "dry run"
@@ -197,7 +236,16 @@ func (in *inheritRun) create(ctx context.Context) error {
 		return err
 	}
 	p := in.o.Store.Path
-	s, err := store.Create(ctx, p, m, in.o.Store.Wait, in.now)
+	// The store appears with its first inherit applied, or not at all:
+	// a run killed half-way leaves no store without its parent bundle.
+	var activity int64
+	s, err := store.CreateWith(ctx, p, m, in.o.Store.Wait, in.now, func(s *store.Store) error {
+		var err error
+		if activity, err = in.apply(ctx, s, plan); err != nil {
+			return fmt.Errorf("applying %s to the new store %s (not created): %w", in.digest, p, err)
+		}
+		return nil
+	})
 	var pe *fs.PathError
 	switch {
 	case errors.Is(err, store.ErrExists):
@@ -206,14 +254,6 @@ func (in *inheritRun) create(ctx context.Context) error {
 		return &atomicfile.OutputError{Path: p, Err: err}
 	case err != nil:
 		return err
-	}
-	activity, err := s.ApplyInherit(ctx, plan, in.now)
-	if err != nil {
-		s.Close()
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(p + suffix)
-		}
-		return fmt.Errorf("applying %s to the new store %s (removed): %w", in.digest, p, err)
 	}
 	if err := s.Close(); err != nil {
 		return err
@@ -240,6 +280,9 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if prev != nil {
 		return in.render(in.alreadyApplied(m.Generation), nil)
 	}
+	if err := in.judge(ctx, s); err != nil {
+		return err
+	}
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
@@ -248,6 +291,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err != nil {
 		return in.planError(err)
 	}
+	in.confine(plan)
 	res := in.result(plan, m.Generation)
 	if in.o.DryRun {
 		res.Reason = "dry run"
@@ -256,7 +300,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err := in.ask(plan, existing); err != nil {
 		return err
 	}
-	activity, err := s.ApplyInherit(ctx, plan, in.now)
+	activity, err := in.apply(ctx, s, plan)
 	switch {
 	case errors.Is(err, store.ErrAlreadyApplied):
 		return in.render(in.alreadyApplied(m.Generation), nil)

@@ -2,18 +2,22 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/store"
 )
 
 // inheritResult is the --json document of inherit, bardo.inherit/v1.
 // Counts is left out when nothing was planned (already applied); Plan is
-// there with --dry-run only.
+// there with --dry-run only. Degraded is true for an insurance snapshot:
+// no reflection or autopsy came with it, and its episodes never cross.
 type inheritResult struct {
 	Applied      bool           `json:"applied"`
 	Reason       string         `json:"reason,omitempty"` // "already applied" | "dry run"
@@ -21,6 +25,7 @@ type inheritResult struct {
 	Store        string         `json:"store"`
 	Generation   int            `json:"generation"` // the store's
 	Channel      string         `json:"channel"`
+	Degraded     bool           `json:"degraded"`
 	Counts       *inheritCounts `json:"counts,omitempty"`
 	Warnings     []string       `json:"warnings"`
 	GolemID      string         `json:"golem_id"` // the store's
@@ -43,6 +48,7 @@ type inheritCounts struct {
 	SameAsCandidates   int `json:"same_as_candidates"`
 	ArchivedBelowFloor int `json:"archived_below_floor"`
 	FlaggedToxic       int `json:"flagged_toxic"`
+	FlaggedLikelyStale int `json:"flagged_likely_stale"`
 	CausalEdges        int `json:"causal_edges"`
 	Documents          int `json:"documents"`
 }
@@ -96,7 +102,7 @@ func (in *inheritRun) result(p *inherit.Plan, generation int) inheritResult {
 	res.Counts = &inheritCounts{
 		Reviewed: c.Reviewed, Admitted: c.Admitted, SkippedDuplicate: c.SkippedDuplicate,
 		SameAsCandidates: c.SameAsCandidates, ArchivedBelowFloor: c.ArchivedBelowFloor, FlaggedToxic: c.FlaggedToxic,
-		CausalEdges: len(p.Edges), Documents: len(p.Documents),
+		FlaggedLikelyStale: c.FlaggedLikelyStale, CausalEdges: len(p.Edges), Documents: len(p.Documents),
 	}
 	res.Warnings = emptyIfNil(c.Warnings)
 	return res
@@ -110,6 +116,7 @@ func (in *inheritRun) alreadyApplied(generation int) inheritResult {
 		Store:      in.o.Store.Path,
 		Generation: generation,
 		Channel:    in.o.Channel,
+		Degraded:   in.b.Header.Kind == bundle.KindSnapshot,
 		Warnings:   []string{},
 		Bundle:     inputName(in.o.Bundle),
 		Source:     inheritSource{GolemID: in.b.Header.GolemID, Generation: in.b.Header.Generation},
@@ -156,6 +163,9 @@ func inheritRows(res inheritResult) [][]string {
 		[]string{"source", fmt.Sprintf("%s generation %d", res.Source.GolemID, res.Source.Generation)},
 		[]string{"channel", res.Channel},
 	)
+	if res.Degraded {
+		rows = append(rows, []string{"degraded", "true"})
+	}
 	if res.GolemID != "" {
 		rows = append(rows, []string{"golem_id", res.GolemID})
 	}
@@ -172,9 +182,12 @@ func inheritRows(res inheritResult) [][]string {
 		}{
 			{"reviewed", c.Reviewed}, {"admitted", c.Admitted}, {"skipped_duplicate", c.SkippedDuplicate},
 			{"same_as_candidates", c.SameAsCandidates}, {"archived_below_floor", c.ArchivedBelowFloor},
-			{"flagged_toxic", c.FlaggedToxic}, {"causal_edges", c.CausalEdges}, {"documents", c.Documents},
-			{"warnings", len(res.Warnings)},
+			{"flagged_toxic", c.FlaggedToxic}, {"flagged_likely_stale", c.FlaggedLikelyStale}, {"causal_edges", c.CausalEdges},
+			{"documents", c.Documents}, {"warnings", len(res.Warnings)},
 		} {
+			if r.name == "flagged_likely_stale" && !res.Degraded {
+				continue // only a snapshot's notes flag anything stale
+			}
 			rows = append(rows, []string{r.name, strconv.Itoa(r.n)})
 		}
 	}
@@ -282,4 +295,12 @@ func oneLine(s string) string {
 		s = string(r[:99]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// apply applies the plan to s, with a line on stderr that says so while the
+// transaction runs (progress.go: a terminal only, not with --quiet).
+func (in *inheritRun) apply(ctx context.Context, s *store.Store, p *inherit.Plan) (int64, error) {
+	line := in.g.newProgress(fmt.Sprintf("applying %d rows to %s", len(p.Admit), in.o.Store.Path), -1, false)
+	defer line.done()
+	return s.ApplyInherit(ctx, p, in.now)
 }

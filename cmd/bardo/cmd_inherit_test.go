@@ -48,7 +48,8 @@ func TestInheritExitCodes(t *testing.T) {
 		{"a missing bundle", []string{"inherit", filepath.Join(dir, "none.bardo"), "--store", "NEW"}, 66, "no such file or directory"},
 		{"a clade bundle creates no store", []string{"inherit", good, "--store", "NEW", "--channel", "clade"}, 66, "a clade bundle does not create a store"},
 		{"a store in a missing folder", []string{"inherit", good, "--store", filepath.Join(dir, "nowhere", "g.db")}, 73, "nowhere"},
-		{"an unknown channel", []string{"inherit", good, "--store", "NEW", "--channel", "snapshot"}, 2, `--channel "snapshot": want predecessor or clade`},
+		{"an unknown channel", []string{"inherit", good, "--store", "NEW", "--channel", "library"}, 2, `--channel "library": want predecessor, clade or snapshot`},
+		{"a death bundle on the snapshot channel", []string{"inherit", good, "--store", "NEW", "--channel", "snapshot"}, 65, `channel "snapshot" takes an insurance snapshot, and this is a "death" bundle`},
 		{"an unknown on-similar", []string{"inherit", good, "--store", "NEW", "--on-similar", "drop"}, 2, `--on-similar "drop": want keep, merge or ask`},
 		{"ask without a terminal", []string{"inherit", good, "--store", "NEW", "--on-similar", "ask"}, 2, "standard input is not one"},
 		{"another golem id for a store", []string{"inherit", good, "--store", existing, "--golem-id", "someone"}, 2, `the store ` + existing + ` is golem "golem-tiny"'s`},
@@ -215,13 +216,13 @@ func TestInheritParseOptions(t *testing.T) {
 		want inheritOptions
 	}{
 		{"defaults", []string{"b.bardo"}, inheritOptions{Bundle: "b.bardo", Store: storeFlags{Path: "grimoire.db", Wait: 30 * time.Second},
-			Channel: "predecessor", OnSimilar: "keep"}},
+			OnSimilar: "keep"}},
 		{"every flag", []string{"-", "--store", "s.db", "--wait", "1s", "--channel", "clade", "--on-similar", "merge",
 			"--golem-id", "heir", "--dry-run", "--now", "2026-11-03T09:00:00+01:00"},
 			inheritOptions{Bundle: "-", Store: storeFlags{Path: "s.db", Wait: time.Second}, Channel: "clade", OnSimilar: "merge",
 				GolemID: "heir", DryRun: true, Now: time.Date(2026, 11, 3, 8, 0, 0, 0, time.UTC)}},
 		{"ask on a dry run needs no terminal", []string{"b.bardo", "--on-similar", "ask", "--dry-run"}, inheritOptions{Bundle: "b.bardo",
-			Store: storeFlags{Path: "grimoire.db", Wait: 30 * time.Second}, Channel: "predecessor", OnSimilar: "ask", DryRun: true}},
+			Store: storeFlags{Path: "grimoire.db", Wait: 30 * time.Second}, OnSimilar: "ask", DryRun: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGlobals(nil, &bytes.Buffer{}, &bytes.Buffer{}, t.TempDir())

@@ -188,9 +188,9 @@ func runLifecycle(c *cobra.Command, g *globals, o lifecycleOptions, sp lifecycle
 		rows = append(rows, []string{t.ID, t.From, t.To, strconv.FormatBool(t.Changed)})
 	}
 	if res.Changed == 0 {
-		g.notef("nothing changed: every entry named was %s already", sp.past)
+		g.notef("%s: nothing changed, nothing recorded: every entry named was %s already", sp.name, sp.past)
 	} else {
-		g.notef("%s %d of %d entries (activity %d)", sp.past, res.Changed, len(lc.Rows), lc.Activity)
+		g.notef("%s: %d of %s changed (activity %d)", sp.name, res.Changed, entries(len(lc.Rows)), lc.Activity)
 	}
 	if g.json {
 		return writeJSON(g.stdout, "bardo."+sp.name+"/v1", res)
@@ -212,4 +212,12 @@ func unknownID(err error) error {
 		return &unknownIDError{err: err}
 	}
 	return err
+}
+
+// entries says "1 entry" or "n entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }

@@ -126,7 +126,7 @@ func runPurge(c *cobra.Command, g *globals, o purgeOptions) error {
 			return unknownID(err)
 		default:
 			res.Purged = true
-			g.notef("purged %d entries (activity %d)", len(plan), res.Activity)
+			g.notef("purge: %s deleted (activity %d)", entries(len(plan)), res.Activity)
 		}
 	}
 	rows := make([][]string, 0, len(plan))

@@ -151,7 +151,9 @@ func runSnapshot(g *globals, o snapshotOptions) error {
 		return g.renderSnapshot(res, nil)
 	}
 
+	done := g.exportProgress(&read, o.Export)
 	b, err := snapshot.Build(src, snapshot.Options{Read: read})
+	done()
 	if err != nil {
 		return asInputError(o.Export, err)
 	}

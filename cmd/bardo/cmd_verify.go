@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,9 @@ type verifyOptions struct {
 	Files  []string // FILE...; "-" is stdin
 	Deep   bool     // --deep
 	Strict bool     // --strict
+	Trust  []string // --trust: public keys a bundle must be signed by
+
+	trusted []ed25519.PublicKey // the keys of Trust, read
 }
 
 func newVerifyCmd(g *globals, runF func(verifyOptions) error) *cobra.Command {
@@ -40,10 +44,16 @@ snapshot" for snapshots), "OK FILE export, N records" (exports) or "BAD
 FILE: REASON", and with --json a bardo.verify/v1 document listing every
 file's result and errors.
 
+With --trust PUBKEY (a public key file of bardo keygen, or its line;
+repeated for more keys) a bundle is also BAD when it is unsigned or signed
+by a key no --trust names, and the --json document gives each bundle's
+"signature" (unsigned, trusted or untrusted) and "signed_by" key id.
+
 ` + exitStatus(
 			status{exitBad, "some FILE is bad"},
 			status{exitNoInput, "some FILE cannot be opened"},
 			status{exitIOErr, "I/O error reading a FILE"},
+			status{exitDataErr, "a --trust PUBKEY is not a public key"},
 		),
 		Example: `  bardo verify golem-7a.bardo
   bardo verify --deep *.bardo grimoire.jsonl
@@ -69,6 +79,7 @@ file's result and errors.
 	f := cmd.Flags()
 	f.BoolVar(&o.Deep, "deep", false, "also check every bundle's cross-references and counts")
 	f.BoolVar(&o.Strict, "strict", false, "make unknown record types and fields of exports errors, not warnings")
+	f.StringArrayVar(&o.Trust, "trust", nil, "accept only bundles signed by the public `key` (a file or its line); repeat for more keys")
 	return cmd
 }
 
@@ -89,6 +100,9 @@ type verifyFile struct {
 	Records *int     `json:"records,omitempty"`     // exports: records after the header
 	Errors  []string `json:"errors,omitempty"`
 	More    int      `json:"more_errors,omitempty"` // errors beyond those listed
+
+	Signature string `json:"signature,omitempty"` // bundles, with --trust: unsigned, trusted or untrusted
+	SignedBy  string `json:"signed_by,omitempty"` // bundles, with --trust: the signing key's id
 }
 
 func (v *verifyFile) line() string {
@@ -108,6 +122,13 @@ func (v *verifyFile) line() string {
 }
 
 func runVerify(g *globals, o verifyOptions) error {
+	if len(o.Trust) > 0 {
+		keys, err := readPublicKeys(o.Trust)
+		if err != nil {
+			return err
+		}
+		o.trusted = keys
+	}
 	res := verifyResult{Deep: o.Deep, Files: make([]verifyFile, 0, len(o.Files))}
 	var failed error // the first file that could not be read: its exit code wins
 	for _, path := range o.Files {
@@ -155,7 +176,7 @@ func verifyPath(g *globals, path string, o verifyOptions) (verifyFile, error) {
 	v := verifyFile{File: path, Kind: kind}
 	switch kind {
 	case kindBundle:
-		err = verifyBundle(&v, f, o.Deep)
+		err = verifyBundle(&v, f, o)
 	default:
 		err = verifyExport(&v, f, g.readOptions(inputName(path), o.Strict))
 	}
@@ -166,7 +187,7 @@ func verifyPath(g *globals, path string, o verifyOptions) (verifyFile, error) {
 	return v, nil
 }
 
-func verifyBundle(v *verifyFile, r io.Reader, deep bool) error {
+func verifyBundle(v *verifyFile, r io.Reader, o verifyOptions) error {
 	b, err := bundle.Decode(r)
 	if err != nil {
 		if !errors.Is(err, bundle.ErrCorrupt) {
@@ -175,14 +196,19 @@ func verifyBundle(v *verifyFile, r io.Reader, deep bool) error {
 		v.Errors = []string{err.Error()}
 		return nil
 	}
-	if deep {
+	if o.Deep {
 		for _, err := range b.Check() {
 			v.Errors = append(v.Errors, err.Error())
 		}
 	}
 	v.Bundle = b.Header.Kind
-	v.Digest, err = b.Digest()
-	return err
+	if v.Digest, err = b.Digest(); err != nil {
+		return err
+	}
+	if o.trusted != nil {
+		verifyTrust(v, b, o.trusted)
+	}
+	return nil
 }
 
 func verifyExport(v *verifyFile, r io.Reader, opts grimoire.ReadOptions) error {

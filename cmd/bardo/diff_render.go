@@ -30,6 +30,9 @@ func writeDiff(w io.Writer, r *bundlediff.Result) error {
 	stats := r.Stats()
 	count := func(section string) bundlediff.Stat {
 		i := slices.IndexFunc(stats, func(s bundlediff.Stat) bool { return s.Section == section })
+		if i < 0 {
+			return bundlediff.Stat{Section: section} // a section of the other kind of bundle
+		}
 		return stats[i]
 	}
 
@@ -52,7 +55,11 @@ func writeDiff(w io.Writer, r *bundlediff.Result) error {
 	for _, x := range e.Reminted {
 		s.add(x.A, 3, fmt.Sprintf("= %s → %s  cosine %s in %s", x.A, x.B, strconv.FormatFloat(x.Cosine, 'f', 6, 64), x.Space), x.Changes...)
 	}
-	s.write(&sb, "entries", count("entries"), fmt.Sprintf("%d re-minted", len(e.Reminted)))
+	entries := "entries"
+	if r.Snapshot != nil {
+		entries = "insights"
+	}
+	s.write(&sb, entries, count("entries"), fmt.Sprintf("%d re-minted", len(e.Reminted)))
 
 	if p := &r.Playbook; len(p.Changes) > 0 || p.Unified != "" {
 		fmt.Fprintf(&sb, "\nplaybook: %s added, %s removed\n", diffLineCount(p.LinesAdded), diffLineCount(p.LinesRemoved))
@@ -117,6 +124,7 @@ func writeDiff(w io.Writer, r *bundlediff.Result) error {
 		s.add(x, 1, "+ "+x)
 	}
 	s.write(&sb, "left_out", count("left_out"))
+	writeSnapshotDiff(&sb, &s, r.Snapshot, count)
 
 	_, err := io.WriteString(w, sb.String())
 	return err

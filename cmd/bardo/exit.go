@@ -15,6 +15,7 @@ import (
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/internal/lock"
 	"github.com/bardo-golem/bardo/store"
+	"github.com/bardo-golem/bardo/trust"
 )
 
 // Exit codes, cli.md "Exit codes (sysexits)". This is the only file that
@@ -30,6 +31,7 @@ const (
 	exitCantCreat = 73  // EX_CANTCREAT
 	exitIOErr     = 74  // EX_IOERR, disk full included
 	exitTempFail  = 75  // EX_TEMPFAIL: locked by another run
+	exitNoPerm    = 77  // EX_NOPERM: an unsigned or untrusted bundle where trust is required
 	exitSIGINT    = 130 // 128 + SIGINT
 	exitSIGTERM   = 143 // 128 + SIGTERM
 )
@@ -69,14 +71,18 @@ func exitCode(err error) int {
 	// is still a full disk).
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO):
 		return exitIOErr
-	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt),
+	case errors.Is(err, trust.ErrUntrusted):
+		return exitNoPerm
+	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt), errors.Is(err, trust.ErrMalformedKey),
 		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),
 		errors.Is(err, bundlediff.ErrIncomparable):
 		return exitDataErr
 	case errors.Is(err, store.ErrNewerSchema), errors.Is(err, store.ErrOlderSchema), errors.Is(err, store.ErrNotStore),
 		errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrForeignExport):
 		return exitDataErr
-	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)):
+	case errors.Is(err, store.ErrNotLibrary), errors.Is(err, store.ErrIsLibrary):
+		return exitDataErr
+	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput
 	case errors.Is(err, store.ErrExists):
 		return exitCantCreat

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/similarity"
 )
 
 // globals is what every command shares: the standard streams, what is
@@ -15,25 +16,38 @@ import (
 type globals struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	stdoutTerminal bool // tables rather than tab-separated text; -o - refused
+	stdoutTerminal bool      // tables rather than tab-separated text; -o - refused
+	stderrTerminal bool      // progress bars (progress.go), unless --quiet
+	progress       *progress // the bar on stderr now, cleared before a diagnostic; nil: none
 
 	scratch *scratch // temporary files: the spool of standard input
 
-	storePath string // default of --store: $BARDO_STORE, else ./grimoire.db
+	storePath   string // default of --store: $BARDO_STORE, else ./grimoire.db
+	libraryPath string // default of --library: $BARDO_LIBRARY ("" when unset)
 
 	json  bool // --json
 	quiet bool // --quiet
 }
 
 func newGlobals(stdin io.Reader, stdout, stderr io.Writer, tmpDir string) *globals {
-	return &globals{
+	g := &globals{
 		stdin:          stdin,
 		stdout:         stdout,
 		stderr:         stderr,
 		stdoutTerminal: isTerminal(stdout),
+		stderrTerminal: isTerminal(stderr),
 		scratch:        &scratch{parent: tmpDir},
 		storePath:      defaultStorePath(os.Getenv("BARDO_STORE")),
+		libraryPath:    os.Getenv("BARDO_LIBRARY"),
 	}
+	// $BARDO_KERNEL forces a similarity kernel (generic, avx2, avx512):
+	// every kernel gives the same results, only the speed differs.
+	if k := os.Getenv("BARDO_KERNEL"); k != "" {
+		if err := similarity.SetImpl(k); err != nil {
+			g.warnf("$BARDO_KERNEL: %v", err)
+		}
+	}
+	return g
 }
 
 // isTerminal reports whether w is a file open on a terminal.

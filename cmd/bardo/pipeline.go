@@ -104,6 +104,7 @@ func (g *globals) analyzeExportWith(path string, p pipelineFlags, clade *novelty
 		return nil, err
 	}
 	defer src.Close()
+	defer g.exportProgress(&opts.Read, path)()
 	a, err := thanatopsis.Analyze(src, opts)
 	if err != nil {
 		return nil, asInputError(path, err)

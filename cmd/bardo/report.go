@@ -43,6 +43,7 @@ func (g *globals) warnf(format string, args ...any) {
 	if g.quiet {
 		return
 	}
+	g.progress.clear()
 	fmt.Fprintf(g.stderr, "bardo: warning: "+format+"\n", args...)
 }
 
@@ -51,6 +52,7 @@ func (g *globals) notef(format string, args ...any) {
 	if g.quiet {
 		return
 	}
+	g.progress.clear()
 	fmt.Fprintf(g.stderr, format+"\n", args...)
 }
 

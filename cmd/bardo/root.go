@@ -20,7 +20,11 @@ its successors inherit, and reads, ranks and verifies what it makes.
 Results go to stdout, diagnostics to stderr. "-" names standard input or
 output wherever a file is named. --json prints results as one JSON
 document whose first key is "format", and errors as a JSON document on
-stderr.`,
+stderr. Each command's help, and its man page (bardo man), has examples
+and says what each exit status means for it.
+
+` + rootExitStatus(),
+		Example: rootExample,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return unknownCommand(c, args[0])
@@ -33,8 +37,8 @@ stderr.`,
 		SilenceUsage:               true,
 		SilenceErrors:              true,
 		SuggestionsMinimumDistance: 2,
-		// Completion and man pages come with their own issue, with an
-		// EXIT STATUS like every other command.
+		// bardo completion (cmd_completion.go) stands in for cobra's
+		// default command: its help has an EXIT STATUS like every other.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	root.SetIn(g.stdin)
@@ -68,10 +72,16 @@ stderr.`,
 		newReviewCmd(g),
 		newArchiveCmd(g, nil),
 		newRestoreCmd(g, nil),
-		newReleaseCmd(g, nil),
+		withReleaseBundle(g, newReleaseCmd(g, nil)),
 		newHoldCmd(g, nil),
 		newUnholdCmd(g, nil),
 		newPurgeCmd(g, nil),
+		newKeygenCmd(g, nil),
+		newTrustCmd(g),
+		newManCmd(g, nil),
+		newCompletionCmd(g, nil),
+		newLibraryCmd(g),
+		newRecallCmd(g, nil),
 	)
 	return root
 }

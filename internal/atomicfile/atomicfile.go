@@ -91,6 +91,15 @@ func tempPrefix(base string) string { return "." + base + tempMarker }
 // Create starts writing the output path. The file appears at path only when
 // Commit succeeds. Errors are *OutputError.
 func Create(path string) (*File, error) {
+	// 0666 and not os.CreateTemp's 0600: the output gets the permissions
+	// any newly created file would, after the umask.
+	return CreateMode(path, 0o666)
+}
+
+// CreateMode is Create for an output of permissions perm (before the
+// umask), which its temporary file has from the start: a secret key
+// written with 0600 is never readable by others, not even half-written.
+func CreateMode(path string, perm fs.FileMode) (*File, error) {
 	dir, base := filepath.Split(path)
 	if base == "" || base == "." || base == ".." {
 		return nil, &OutputError{Path: path, Err: errors.New("not a file name")}
@@ -106,9 +115,7 @@ func Create(path string) (*File, error) {
 	prefix := tempPrefix(base) + strconv.Itoa(os.Getpid()) + "-"
 	for {
 		tmp := filepath.Join(dir, fmt.Sprintf("%s%08x", prefix, rand.Uint32()))
-		// 0666 and not os.CreateTemp's 0600: the output gets the
-		// permissions any newly created file would, after the umask.
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -28,7 +28,8 @@ type isa struct {
 }
 
 // variant is the micro-kernel for panels of m queries: it scores them
-// against panels refs-panels of 16 references at a time.
+// against panels panels of 16 references at a time, then the panels left
+// over half as many, down to one.
 type variant struct {
 	m      int // queries per panel (the broadcast side)
 	panels int // reference panels per micro-tile
@@ -108,9 +109,8 @@ func generate(a isa) []byte {
 	g.op("RET")
 	for _, v := range a.variants {
 		g.label(fmt.Sprintf("m%d", v.m))
-		tiles(g, a, v.m, v.panels)
-		if v.panels > 1 {
-			tiles(g, a, v.m, 1)
+		for p := v.panels; p >= 1; p /= 2 {
+			tiles(g, a, v.m, p)
 		}
 		g.op("VZEROUPPER")
 		g.op("RET")
@@ -120,51 +120,79 @@ func generate(a isa) []byte {
 
 // tiles emits the loop over column tiles of p panels each, for as long as
 // p panels are left.
+//
+// A tile keeps m·vecs accumulators; when they are fewer than minChains,
+// the k loop splits the sum over chains independent sets of them, step h
+// of an unrolled group adding into set h mod chains, so that the
+// multiply-adds of consecutive steps do not wait on each other's latency.
+// The sets are added together before the store.
 func tiles(g *gen, a isa, m, p int) {
 	vecs := p * 16 / a.lanes // registers per query row
-	acc := func(i, v int) string { return fmt.Sprintf("%s%d", a.reg, i*vecs+v) }
-	ref := func(v int) string { return fmt.Sprintf("%s%d", a.reg, m*vecs+v) }
-	bcast := func(i int) string { return fmt.Sprintf("%s%d", a.reg, m*vecs+vecs+i%2) }
+	chains := 1
+	for m*vecs*chains < minChains {
+		chains *= 2
+	}
+	unroll := max(2, chains)
+	acc := func(i, v, ch int) string { return fmt.Sprintf("%s%d", a.reg, (ch*m+i)*vecs+v) }
+	ref := func(v int) string { return fmt.Sprintf("%s%d", a.reg, chains*m*vecs+v) }
+	bcast := func(i int) string { return fmt.Sprintf("%s%d", a.reg, chains*m*vecs+vecs+i%2) }
 	l := fmt.Sprintf("m%dp%d", m, p)
 
 	g.label(l + "tile")
 	g.op("CMPQ CX, $%d", p)
 	g.op("JLT %s", l+"done")
-	for i := range m {
-		for v := range vecs {
-			r := acc(i, v)
-			g.op("%s %s, %s, %s", a.zero, r, r, r)
+	for ch := range chains {
+		for i := range m {
+			for v := range vecs {
+				r := acc(i, v, ch)
+				g.op("%s %s, %s, %s", a.zero, r, r, r)
+			}
 		}
 	}
 	g.op("MOVQ SI, R12")
 	g.op("MOVQ DX, R13")
 	g.op("MOVQ BX, R11")
-	g.op("SHRQ $1, R11")
-	g.op("JZ %s", l+"k1")
-	g.label(l + "k2")
-	step(g, a, m, p, vecs, 0, acc, ref, bcast)
-	step(g, a, m, p, vecs, 1, acc, ref, bcast)
-	g.op("ADDQ $%d, R12", 8*m)
-	g.op("ADDQ $128, R13")
+	g.op("SHRQ $%d, R11", log2(unroll))
+	g.op("JZ %s", l+"rest")
+	g.label(l + "k")
+	for h := range unroll {
+		step(g, a, m, vecs, h, h%chains, acc, ref, bcast)
+	}
+	g.op("ADDQ $%d, R12", 4*m*unroll)
+	g.op("ADDQ $%d, R13", 64*unroll)
 	g.op("DECQ R11")
-	g.op("JNZ %s", l+"k2")
+	g.op("JNZ %s", l+"k")
+	g.label(l + "rest")
+	g.comment(fmt.Sprintf("the last dims mod %d components, one step at a time", unroll))
+	g.op("MOVQ BX, R11")
+	g.op("ANDQ $%d, R11", unroll-1)
+	g.op("JZ %s", l+"sum")
 	g.label(l + "k1")
-	g.op("TESTQ $1, BX")
-	g.op("JZ %s", l+"store")
-	step(g, a, m, p, vecs, 0, acc, ref, bcast)
-	g.label(l + "store")
+	step(g, a, m, vecs, 0, 0, acc, ref, bcast)
+	g.op("ADDQ $%d, R12", 4*m)
+	g.op("ADDQ $64, R13")
+	g.op("DECQ R11")
+	g.op("JNZ %s", l+"k1")
+	g.label(l + "sum")
+	for ch := 1; ch < chains; ch++ {
+		for i := range m {
+			for v := range vecs {
+				g.op("VADDPS %s, %s, %s", acc(i, v, ch), acc(i, v, 0), acc(i, v, 0))
+			}
+		}
+	}
 	g.comment("store the rows, and fold them into rmax")
 	g.op("MOVQ DI, R12")
 	g.op("MOVQ R10, R13")
 	for i := range m {
 		for v := range vecs {
-			g.op("VMOVUPS %s, %d(R12)", acc(i, v), v*a.lanes*4)
+			g.op("VMOVUPS %s, %d(R12)", acc(i, v, 0), v*a.lanes*4)
 		}
 		for v := 1; v < vecs; v++ {
-			g.op("VMAXPS %s, %s, %s", acc(i, v), acc(i, 0), acc(i, 0))
+			g.op("VMAXPS %s, %s, %s", acc(i, v, 0), acc(i, 0, 0), acc(i, 0, 0))
 		}
-		g.op("VMAXPS (R13), %s, %s", acc(i, 0), acc(i, 0))
-		g.op("VMOVUPS %s, (R13)", acc(i, 0))
+		g.op("VMAXPS (R13), %s, %s", acc(i, 0, 0), acc(i, 0, 0))
+		g.op("VMOVUPS %s, (R13)", acc(i, 0, 0))
 		if i < m-1 {
 			g.op("ADDQ R9, R12")
 			g.op("ADDQ $64, R13")
@@ -182,13 +210,26 @@ func tiles(g *gen, a isa, m, p int) {
 	g.label(l + "done")
 }
 
-// step emits one k step: load the tile's reference vectors at component
-// k+half, then broadcast each query's component and multiply-add.
-func step(g *gen, a isa, m, p, vecs, half int, acc func(i, v int) string, ref func(v int) string, bcast func(i int) string) {
+// minChains is the least number of independent accumulators a k step
+// feeds: enough to cover the latency of a multiply-add at two per cycle.
+const minChains = 8
+
+func log2(n int) int {
+	l := 0
+	for n > 1 {
+		n, l = n/2, l+1
+	}
+	return l
+}
+
+// step emits step h of an unrolled group: load the tile's reference
+// vectors at component k+h, then broadcast each query's component and
+// multiply-add into accumulator set ch.
+func step(g *gen, a isa, m, vecs, h, ch int, acc func(i, v, ch int) string, ref func(v int) string, bcast func(i int) string) {
 	perPanel := 16 / a.lanes
 	for v := range vecs {
 		panel, part := v/perPanel, v%perPanel
-		off := half*64 + part*a.lanes*4
+		off := h*64 + part*a.lanes*4
 		var addr string
 		switch panel {
 		case 0:
@@ -203,9 +244,9 @@ func step(g *gen, a isa, m, p, vecs, half int, acc func(i, v int) string, ref fu
 		g.op("VMOVUPS %s, %s", addr, ref(v))
 	}
 	for i := range m {
-		g.op("VBROADCASTSS %d(R12), %s", (half*m+i)*4, bcast(i))
+		g.op("VBROADCASTSS %d(R12), %s", (h*m+i)*4, bcast(i))
 		for v := range vecs {
-			g.op("VFMADD231PS %s, %s, %s", ref(v), bcast(i), acc(i, v))
+			g.op("VFMADD231PS %s, %s, %s", ref(v), bcast(i), acc(i, v, ch))
 		}
 	}
 }

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/library"
+	"github.com/bardo-golem/bardo/store"
+)
+
+type libraryDepositOptions struct {
+	Source    string // SRC; "-" is stdin
+	Library   libraryFlags
+	Channel   string    // --channel; "" by what SRC is
+	OnSimilar string    // --on-similar
+	LibraryID string    // --library-id: the golem id of a library this deposit creates
+	Strict    bool      // --strict: an export's unknown types and fields are errors
+	DryRun    bool      // --dry-run
+	Now       time.Time // --now; zero: the clock, read once
+}
+
+func newLibraryDepositCmd(g *globals, runF func(libraryDepositOptions) error) *cobra.Command {
+	var o libraryDepositOptions
+	cmd := &cobra.Command{
+		Use:   "deposit SRC",
+		Short: "Deposit a death bundle, a living export or a sibling's bundle in the library",
+		Long: `Deposit SRC in the library, in one transaction recorded as a "deposit"
+activity at --now that names the depositing Golem, its generation and
+SRC's digest. A source is deposited once: depositing it again changes
+nothing and says "applied: false, reason: already deposited".
+
+--channel says how SRC comes (by default death for a bundle, live for an
+export):
+
+  death   a germline bundle: insights and heuristics with confidence ≥ 0.6,
+          every warning, the causal edges among them with weight ≥ 0.5 and
+          evidence ≥ 3, and the final PLAYBOOK.md (kept as
+          death/GOLEM-gN/PLAYBOOK.md). Every record carries bloodstain
+          provenance: retrieval weight 1.2, decay three times slower.
+  live    a living Golem's export: entries of the germline categories with
+          confidence ≥ 0.5, without their soma; lower trust when equipped.
+  clade   a sibling's bundle: as death, at confidence × 0.80, without
+          bloodstain provenance.
+
+Each record is compared with the library's (cosine in float64, within one
+embedding space, else through bardo-text/v1): above 0.95 it is not
+admitted and a sighting is recorded, naming the depositing Golem and its
+confidence (sightings count Golems, never change a confidence); from 0.90
+to 0.95 both are kept and a same_as candidate recorded (--on-similar merge
+points the new row to the old); below 0.90 it is admitted. Nothing the
+library holds is changed or removed.
+
+The first deposit creates the library (golem id --library-id). --dry-run
+prints each record's decision and writes nothing. Prints what the deposit
+did (a field/value table, or with --json a bardo.library-deposit/v1
+document); warnings go to stderr.
+
+` + exitStatus(
+			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, or --library is not a library"},
+			status{exitNoInput, "SRC cannot be opened"},
+			status{exitCantCreat, "the library cannot be created"},
+			status{exitIOErr, "I/O error, disk full included"},
+			status{exitTempFail, "another run holds the library's lock for all of --wait"},
+		),
+		Example: `  bardo library deposit golem-7a.bardo --library ~/babel.db
+  bardo library deposit live-export.jsonl --channel live --now 2026-11-03T08:00:00Z
+  bardo library deposit sibling.bardo --channel clade --dry-run --json | jq .counts`,
+		Args: positional(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Source = args[0]
+			switch o.Channel {
+			case "", library.ChannelDeath, library.ChannelLive, library.ChannelClade:
+			default:
+				return usagef(c.CommandPath(), "--channel %q: want death, live or clade", o.Channel)
+			}
+			switch o.OnSimilar {
+			case inherit.OnSimilarKeep, inherit.OnSimilarMerge:
+			default:
+				return usagef(c.CommandPath(), "--on-similar %q: want keep or merge", o.OnSimilar)
+			}
+			if err := o.Library.resolve(g, c); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runLibraryDeposit(c, g, o)
+		},
+	}
+	f := cmd.Flags()
+	addLibraryFlags(f, &o.Library, true)
+	f.StringVar(&o.Channel, "channel", "", "`channel` SRC comes by: death, live or clade (default: death for a bundle, live for an export)")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a record at cosine 0.90–0.95 to another: keep or merge")
+	f.StringVar(&o.LibraryID, "library-id", defaultLibraryID, "golem `id` of a library this deposit creates")
+	f.BoolVar(&o.Strict, "strict", false, "make an export's unknown record types and fields errors, not warnings")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print each record's decision and write nothing")
+	f.Var(timeValue{&o.Now}, "now", "`time` recorded for the deposit, RFC 3339 (default: the clock)")
+	return cmd
+}
+
+func runLibraryDeposit(c *cobra.Command, g *globals, o libraryDepositOptions) error {
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	src, kind, err := readDepositSource(c, g, &o)
+	if err != nil {
+		return err
+	}
+	d := &depositRun{g: g, o: o, src: src, kind: kind, now: now}
+	switch _, err := os.Stat(o.Library.Path); {
+	case err == nil:
+		return d.into(c.Context())
+	case !isMissing(err):
+		return asInputError(o.Library.Path, err)
+	}
+	return d.create(c.Context())
+}
+
+// depositRun is one bardo library deposit in progress.
+type depositRun struct {
+	g    *globals
+	o    libraryDepositOptions
+	src  *library.Source
+	kind fileKind
+	now  time.Time
+}
+
+// create deposits into a library that does not exist yet: planned first,
+// then the library is created and the deposit applied; should the apply
+// fail, the library this run created is removed.
+func (d *depositRun) create(ctx context.Context) error {
+	dep, err := library.PlanDeposit(d.src, nil, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
+	}
+	res := d.result(dep)
+	if d.o.DryRun {
+		res.Reason = "dry run"
+		return d.render(res, dep)
+	}
+	p := d.o.Library.Path
+	s, err := store.Create(ctx, p, store.Meta{Kind: store.KindLibrary, GolemID: d.o.LibraryID}, d.o.Library.Wait, d.now)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, store.ErrExists):
+		return d.into(ctx) // another run made it while this one waited for the lock
+	case errors.As(err, &pe):
+		return &atomicfile.OutputError{Path: p, Err: err}
+	case err != nil:
+		return err
+	}
+	activity, err := s.ApplyDeposit(ctx, dep, d.now)
+	if err != nil {
+		s.Close()
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			os.Remove(p + suffix)
+		}
+		return fmt.Errorf("depositing %s in the new library %s (removed): %w", d.src.Digest, p, err)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	res.Applied, res.CreatedLibrary, res.Activity = true, true, activity
+	return d.render(res, dep)
+}
+
+// into deposits into the existing library.
+func (d *depositRun) into(ctx context.Context) error {
+	s, err := openLibrary(ctx, d.o.Library, !d.o.DryRun)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	prev, err := s.FindActivity(ctx, store.ActivityDeposit, d.src.Digest)
+	if err != nil {
+		return err
+	}
+	if prev != nil {
+		return d.render(d.alreadyDeposited(), nil)
+	}
+	existing, err := s.DedupView(ctx)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
+	}
+	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
+	if err != nil {
+		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
+	}
+	res := d.result(dep)
+	if d.o.DryRun {
+		res.Reason = "dry run"
+		return d.render(res, dep)
+	}
+	activity, err := s.ApplyDeposit(ctx, dep, d.now)
+	switch {
+	case errors.Is(err, store.ErrAlreadyDeposited):
+		return d.render(d.alreadyDeposited(), nil)
+	case err != nil:
+		return fmt.Errorf("depositing %s in %s: %w", d.src.Digest, d.o.Library.Path, err)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	res.Applied, res.Activity = true, activity
+	return d.render(res, dep)
+}

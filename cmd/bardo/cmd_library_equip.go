@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/library"
+	"github.com/bardo-golem/bardo/store"
+)
+
+type libraryEquipOptions struct {
+	Library    libraryFlags
+	Store      storeFlags
+	MaxEntries int       // --max-entries
+	Domains    []string  // --domain, repeatable
+	Tags       []string  // --tag, repeatable
+	Categories []string  // --category, repeatable
+	OnSimilar  string    // --on-similar
+	DryRun     bool      // --dry-run
+	Now        time.Time // --now; zero: the clock, read once
+}
+
+func newLibraryEquipCmd(g *globals, runF func(libraryEquipOptions) error) *cobra.Command {
+	var o libraryEquipOptions
+	cmd := &cobra.Command{
+		Use:   "equip",
+		Short: "Equip a newborn Golem's store from the library",
+		Long: `Select what a newborn Golem starts with and apply it to its store, in one
+transaction recorded as an "equip" activity at --now.
+
+The selection: the library's active entries not merged into another,
+narrowed by --domain, --tag and --category when given (each repeatable,
+any value matching), warnings first, then by effective weight ×
+retrieval weight at --now (death deposits weigh 1.2), ties by id, up to
+--max-entries, warnings included.
+
+Each entry arrives at min(confidence × multiplier, 0.3) × 0.85^(hops−1):
+the multiplier of the channel it was deposited by (death 0.70, live 0.60,
+clade, marketplace and manual 0.50), hops from the generation that earned
+its confidence to the store's. Nothing arrives above 0.3; below the
+retrieval floor 0.05 it is stored archived. Death-deposited entries keep
+their bloodstain provenance. Entries meet the store's own rows as an
+inherit's do (above 0.95 a sighting, 0.90 to 0.95 a same_as candidate),
+and the edges among them come along.
+
+An equip is keyed by the library's state, the selection and the store: the
+same equip again changes nothing and says "applied: false, reason:
+already equipped". --dry-run prints the selection and writes nothing.
+Prints what the equip did (a field/value table, or with --json a
+bardo.library-equip/v1 document with the selection). --store defaults to
+$BARDO_STORE, else grimoire.db; the store must exist ('bardo init' or a
+first 'bardo inherit' make it).
+
+` + exitStatus(
+			status{exitDataErr, "--library is not a library, --store is one, or either is damaged"},
+			status{exitNoInput, "the library or the store does not exist"},
+			status{exitIOErr, "I/O error, disk full included"},
+			status{exitTempFail, "another run holds the store's lock for all of --wait"},
+		),
+		Example: `  bardo library equip --library ~/babel.db --store golem-8b.db
+  bardo library equip --domain dex --tag gas --max-entries 500 --dry-run
+  bardo library equip --json | jq '.selection[] | select(.decision == "admit") | .id'`,
+		Args: positional(0, 0),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkMaxEntries(c, o.MaxEntries); err != nil {
+				return err
+			}
+			switch o.OnSimilar {
+			case inherit.OnSimilarKeep, inherit.OnSimilarMerge:
+			default:
+				return usagef(c.CommandPath(), "--on-similar %q: want keep or merge", o.OnSimilar)
+			}
+			if err := o.Library.resolve(g, c); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runLibraryEquip(c.Context(), g, o)
+		},
+	}
+	f := cmd.Flags()
+	addLibraryFlags(f, &o.Library, false)
+	g.addStoreFlags(f, &o.Store, true)
+	f.IntVar(&o.MaxEntries, "max-entries", library.DefaultMaxEntries, "equip at most `n` entries, warnings included")
+	f.StringArrayVar(&o.Domains, "domain", nil, "equip only entries of `domain` (repeatable)")
+	f.StringArrayVar(&o.Tags, "tag", nil, "equip only entries carrying `tag` (repeatable)")
+	f.StringArrayVar(&o.Categories, "category", nil, "equip only entries of `category` (repeatable)")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for an entry at cosine 0.90–0.95 to the store's: keep or merge")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print the selection and write nothing")
+	f.Var(timeValue{&o.Now}, "now", "`time` of the effective weights and the equip, RFC 3339 (default: the clock)")
+	return cmd
+}
+
+func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) error {
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	lib, err := openLibrary(ctx, o.Library, false)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	succ, err := openStore(ctx, o.Store, !o.DryRun)
+	if err != nil {
+		return err
+	}
+	defer succ.Close()
+	m := succ.Meta()
+	if m.Kind == store.KindLibrary {
+		return fmt.Errorf("--store %s: %w", o.Store.Path, store.ErrIsLibrary)
+	}
+
+	eo := library.EquipOptions{MaxEntries: o.MaxEntries, Domains: o.Domains, Tags: o.Tags, Categories: o.Categories, Now: now, OnSimilar: o.OnSimilar}
+	sel := library.NewSelector(eo)
+	if err := lib.EachRecord(ctx, func(r *library.Record) error { sel.Add(r); return nil }); err != nil {
+		return fmt.Errorf("reading %s: %w", o.Library.Path, err)
+	}
+	edges, err := lib.Edges(ctx)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", o.Library.Path, err)
+	}
+	state, err := lib.State(ctx)
+	if err != nil {
+		return err
+	}
+	existing, err := succ.DedupView(ctx)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", o.Store.Path, err)
+	}
+	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}
+	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, t, eo)
+	if err != nil {
+		return fmt.Errorf("planning the equip from %s: %w", o.Library.Path, err)
+	}
+	res := newEquipResult(o, m, state, sel, eq)
+	prev, err := succ.FindActivity(ctx, store.ActivityEquip, eq.Key)
+	switch {
+	case err != nil:
+		return err
+	case prev != nil:
+		return renderEquip(g, o, res.already(prev.ID))
+	case o.DryRun:
+		res.Reason = "dry run"
+		return renderEquip(g, o, res)
+	}
+	activity, err := succ.ApplyEquip(ctx, eq, now)
+	switch {
+	case errors.Is(err, store.ErrAlreadyEquipped):
+		return renderEquip(g, o, res.already(0))
+	case err != nil:
+		return fmt.Errorf("equipping %s from %s: %w", o.Store.Path, o.Library.Path, err)
+	}
+	if err := succ.Close(); err != nil {
+		return err
+	}
+	res.Applied, res.Activity = true, activity
+	return renderEquip(g, o, res)
+}

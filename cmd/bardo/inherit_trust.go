@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/store"
+	"github.com/bardo-golem/bardo/trust"
+)
+
+// What bardo inherit does with the store's trusted keys (package trust):
+// a bundle the policy does not accept is refused (exit 77) before anything
+// is written, unless --quarantine asks for it to arrive confined.
+
+// judge checks the bundle against the keys trusted (none for a store this
+// inherit creates) and --require-signature. It records the verdict in the
+// run.
+func (in *inheritRun) judge(ctx context.Context, s *store.Store) error {
+	p := trust.Policy{RequireSignature: in.o.RequireSignature}
+	if s != nil {
+		keys, err := s.TrustedKeys(ctx)
+		if err != nil {
+			return fmt.Errorf("reading the trusted keys of %s: %w", in.o.Store.Path, err)
+		}
+		p.Trusted = trustedKeys(keys)
+	}
+	v, err := p.Check(in.b, in.digest)
+	in.verdict = v
+	switch {
+	case errors.Is(err, trust.ErrUntrusted) && in.o.Quarantine:
+		return nil
+	case errors.Is(err, trust.ErrUntrusted):
+		return &hintedError{err: in.planError(err), hint: untrustedHint(in.o.Store.Path, in.digest, v)}
+	case err != nil:
+		return in.planError(err)
+	}
+	return nil
+}
+
+func untrustedHint(storePath, digest string, v trust.Verdict) string {
+	h := "inherit it with --quarantine to review its entries first (then bardo release --store " + storePath + " --bundle " + digest + ")"
+	if v.Signed {
+		h += ", or trust its key " + v.KeyID + " with bardo trust add"
+	}
+	return h
+}
+
+// confine records the verdict in the plan's activity and, with
+// --quarantine, confines the plan (trust.Confine).
+func (in *inheritRun) confine(p *inherit.Plan) {
+	if p.Params == nil {
+		p.Params = map[string]any{}
+	}
+	p.Params["signature"] = in.verdict.Status()
+	if in.verdict.Signed {
+		p.Params["signed_by"] = in.verdict.KeyID
+	}
+	if !in.o.Quarantine {
+		return
+	}
+	trust.Confine(p)
+	if n := len(p.Admit); n > 0 {
+		p.Counts.Warnings = append(p.Counts.Warnings, fmt.Sprintf(
+			"quarantine: %d entries arrive quarantined: out of recall, of the germline and of clade novelty until bardo release --store %s --bundle %s",
+			n, in.o.Store.Path, in.digest))
+	}
+}

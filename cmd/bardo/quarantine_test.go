@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/trust"
+)
+
+// signedBundles makes three bundles of export: unsigned, signed by the
+// owner's key and by a stranger's; and the two key pairs.
+type signedBundles struct {
+	unsigned, owner, stranger string
+	ownerKey, strangerKey     keys
+}
+
+func makeSignedBundles(t *testing.T, dir, export string) signedBundles {
+	t.Helper()
+	s := signedBundles{
+		unsigned: filepath.Join(dir, "unsigned.bardo"), owner: filepath.Join(dir, "owner.bardo"), stranger: filepath.Join(dir, "stranger.bardo"),
+		ownerKey: mustKeygen(t, dir, "owner.key"), strangerKey: mustKeygen(t, dir, "stranger.key"),
+	}
+	mustRun(t, "bundle", export, "-o", s.unsigned, "--quiet")
+	mustRun(t, "bundle", export, "-o", s.owner, "--quiet", "--sign", s.ownerKey.secret)
+	mustRun(t, "bundle", export, "-o", s.stranger, "--quiet", "--sign", s.strangerKey.secret)
+	return s
+}
+
+// TestInheritTrustPolicy pins who may inherit what: a store without keys
+// takes unsigned bundles; with keys or --require-signature only a
+// trusted signature, else --quarantine or exit 77 with nothing written.
+func TestInheritTrustPolicy(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	const now = "2026-11-03T00:00:00Z"
+	for _, tc := range []struct {
+		name        string
+		trustOwner  bool // the store trusts the owner's key
+		bundle      string
+		flags       []string
+		code        int
+		quarantined bool   // the rows arrive quarantined
+		stderr      string // for a refusal
+	}{
+		{"no keys: unsigned inherits", false, sb.unsigned, nil, 0, false, ""},
+		{"no keys: a stranger's signed bundle inherits", false, sb.stranger, nil, 0, false, ""},
+		{"no keys, signature required: unsigned refused", false, sb.unsigned, []string{"--require-signature"}, 77, false, "is unsigned, and a signature by a trusted key is required"},
+		{"no keys, signature required: quarantined", false, sb.unsigned, []string{"--require-signature", "--quarantine"}, 0, true, ""},
+		{"owner trusted: owner's bundle inherits", true, sb.owner, []string{"--require-signature"}, 0, false, ""},
+		{"owner trusted: unsigned refused", true, sb.unsigned, nil, 77, false, "is unsigned, and the store trusts 1 key"},
+		{"owner trusted: stranger refused", true, sb.stranger, nil, 77, false, "and the store trusts 1 key, not this one"},
+		{"owner trusted: stranger quarantined", true, sb.stranger, []string{"--quarantine"}, 0, true, ""},
+		{"owner trusted: quarantine asked for a trusted bundle", true, sb.owner, []string{"--quarantine"}, 0, true, ""},
+		{"owner trusted: dry run refused too", true, sb.unsigned, []string{"--dry-run"}, 77, false, "is unsigned"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := filepath.Join(t.TempDir(), "grimoire.db")
+			mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", now)
+			if tc.trustOwner {
+				mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", now)
+			}
+			before := mustRead(t, st)
+			args := append([]string{"inherit", tc.bundle, "--store", st, "--now", "2026-11-03T01:00:00Z"}, tc.flags...)
+			code, _, stderr := bardo(t, "", args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.code, stderr)
+			}
+			if tc.code != 0 {
+				if !strings.Contains(stderr, tc.stderr) || !strings.Contains(stderr, "bardo: hint: inherit it with --quarantine") {
+					t.Errorf("stderr %q, want %q and the hint", stderr, tc.stderr)
+				}
+				if !bytes.Equal(before, mustRead(t, st)) {
+					t.Error("a refused inherit changed the store file")
+				}
+				return
+			}
+			got := statuses(t, st)
+			if len(got) == 0 {
+				t.Fatal("nothing arrived")
+			}
+			for id, s := range got {
+				if (s == grimoire.StatusQuarantined) != tc.quarantined {
+					t.Errorf("entry %s arrived %s, quarantined: %v", id, s, tc.quarantined)
+				}
+			}
+			mustRun(t, "check", "--store", st)
+		})
+	}
+
+	t.Run("a refused first inherit creates no store", func(t *testing.T) {
+		st := filepath.Join(t.TempDir(), "grimoire.db")
+		wantExit(t, 77, "is unsigned", "inherit", sb.unsigned, "--store", st, "--require-signature")
+		if n := countFiles(t, filepath.Dir(st)); n != 0 {
+			t.Errorf("the refused inherit left %d files", n)
+		}
+		mustRun(t, "inherit", sb.unsigned, "--store", st, "--require-signature", "--quarantine")
+		for id, s := range statuses(t, st) {
+			if s != grimoire.StatusQuarantined {
+				t.Errorf("entry %s arrived %s in the store a quarantined inherit created", id, s)
+			}
+		}
+	})
+
+	t.Run("json error", func(t *testing.T) {
+		st := filepath.Join(t.TempDir(), "grimoire.db")
+		code, _, stderr := bardo(t, "", "inherit", sb.unsigned, "--store", st, "--require-signature", "--json")
+		var doc struct{ Error struct{ Code int } }
+		if code != 77 || json.Unmarshal([]byte(stderr), &doc) != nil || doc.Error.Code != 77 {
+			t.Errorf("exit %d, stderr %s", code, stderr)
+		}
+	})
+}
+
+// TestQuarantineStaysOut: a stranger's bundle inherited with --quarantine
+// adds nothing to the germline of the store's export, to clade novelty, or
+// to the store's documents, until bardo release --bundle.
+func TestQuarantineStaysOut(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "grimoire.db")
+	own := filepath.Join(dir, "own.bardo")
+	mustRun(t, "bundle", "testdata/tiny.jsonl", "-o", own, "--quiet")
+	mustRun(t, "inherit", own, "--store", st, "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z")
+	playbook := storeDocument(t, st, grimoire.DocPlaybook)
+	ownRows := statuses(t, st)
+
+	sb := makeSignedBundles(t, dir, filepath.Join("..", "..", "fixtures", "small.jsonl"))
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st)
+	mustRun(t, "inherit", sb.stranger, "--store", st, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	all := statuses(t, st)
+	var quarantined []string
+	for id, s := range all {
+		if s == grimoire.StatusQuarantined {
+			quarantined = append(quarantined, id)
+		} else if _, ok := ownRows[id]; !ok {
+			t.Errorf("entry %s of the stranger arrived %s", id, s)
+		}
+	}
+	if len(quarantined) < 100 {
+		t.Fatalf("%d entries quarantined, want the stranger's (> 100)", len(quarantined))
+	}
+	if got := storeDocument(t, st, grimoire.DocPlaybook); got != playbook {
+		t.Errorf("the quarantined bundle replaced PLAYBOOK.md:\n%s", got)
+	}
+	digest := bundleDigest(t, sb.stranger)
+	if storeDocument(t, st, trust.DocumentPrefix(digest)+grimoire.DocPlaybook) == "" {
+		t.Errorf("no %s%s in the store", trust.DocumentPrefix(digest), grimoire.DocPlaybook)
+	}
+
+	germline := func() map[string]bool {
+		exp, next := filepath.Join(t.TempDir(), "export.jsonl"), filepath.Join(t.TempDir(), "next.bardo")
+		_, out, _ := bardo(t, "", "export", "--store", st)
+		if err := os.WriteFile(exp, []byte(out), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "bundle", exp, "-o", next, "--quiet")
+		f, err := os.Open(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		b, err := bundle.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, e := range b.Body.Entries {
+			ids[e.ID] = true
+		}
+		return ids
+	}
+	cladeEntries := func() int {
+		var doc struct{ Clade struct{ Entries int } }
+		if err := json.Unmarshal([]byte(mustRun(t, "novelty", "testdata/tiny.jsonl", "--clade", st, "--json")), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Clade.Entries
+	}
+	ids := germline()
+	for _, id := range quarantined {
+		if ids[id] {
+			t.Errorf("quarantined entry %s is in the germline of the store's export", id)
+		}
+	}
+	if n := cladeEntries(); n != len(ownRows) {
+		t.Errorf("the store as a clade source gives %d entries, want its own %d", n, len(ownRows))
+	}
+
+	mustRun(t, "release", "--store", st, "--bundle", digest, "--now", "2026-11-03T02:00:00Z")
+	if n := cladeEntries(); n != len(all) {
+		t.Errorf("after release the store gives %d clade entries, want %d", n, len(all))
+	}
+	released := 0
+	for id := range germline() {
+		if _, own := ownRows[id]; !own {
+			released++
+		}
+	}
+	if released == 0 {
+		t.Error("no released entry reaches the germline")
+	}
+	if got := storeDocument(t, st, grimoire.DocPlaybook); got != playbook {
+		t.Error("release replaced PLAYBOOK.md")
+	}
+	mustRun(t, "check", "--store", st)
+}
+
+// storeDocument returns the text of a document of the store's export.
+func storeDocument(t *testing.T, st, name string) string {
+	t.Helper()
+	_, out, _ := bardo(t, "", "export", "--store", st)
+	r, err := grimoire.NewReader(strings.NewReader(out), grimoire.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			return ""
+		}
+		if d, ok := rec.(*grimoire.Document); ok && d.Name == name {
+			return d.Text
+		}
+	}
+}
+
+func bundleDigest(t *testing.T, path string) string {
+	t.Helper()
+	out := mustRun(t, "verify", path)
+	f := strings.Fields(out)
+	if len(f) < 3 {
+		t.Fatalf("verify: %q", out)
+	}
+	return f[2]
+}
+
+// TestReleaseBundle: bardo release --bundle DIGEST releases what is still
+// quarantined of one bundle, and nothing of another.
+func TestReleaseBundle(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "grimoire.db")
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1")
+	mustRun(t, "inherit", sb.stranger, "--store", st, "--quarantine")
+	digest := bundleDigest(t, sb.stranger)
+
+	wantExit(t, 2, "missing ID argument, or --bundle DIGEST", "release", "--store", st)
+	wantExit(t, 2, `--bundle "24bead": want a bundle digest`, "release", "--store", st, "--bundle", "24bead")
+	before := mustRead(t, st)
+	other := "sha256:" + strings.Repeat("0", 64)
+	if stderr := wantExit(t, 0, "no entry of bundle "+other+" is quarantined", "release", "--store", st, "--bundle", other); stderr == "" {
+		t.Error("nothing said")
+	}
+	if !bytes.Equal(before, mustRead(t, st)) {
+		t.Error("releasing nothing changed the store")
+	}
+	var doc struct{ Changed int }
+	if err := json.Unmarshal([]byte(mustRun(t, "release", "--store", st, "--bundle", digest, "--json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	all := statuses(t, st)
+	if doc.Changed != len(all) {
+		t.Errorf("released %d entries, the bundle brought %d", doc.Changed, len(all))
+	}
+	for id, s := range all {
+		if s == grimoire.StatusQuarantined {
+			t.Errorf("entry %s still quarantined", id)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}

@@ -1,0 +1,226 @@
+package library
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/similarity"
+	"github.com/bardo-golem/bardo/textembed"
+)
+
+// Condition is one of a living Golem's current conditions: a text, with a
+// model vector when it has one.
+type Condition struct {
+	Kind   string    // ConditionText | ConditionEpisode | ConditionEntry
+	ID     string    // the episode's or entry's id; "" for a text
+	Text   string    // what is compared through bardo-text/v1
+	Space  string    // the model space of Vector; "" when it has none
+	Vector []float32 // nil when it has none
+}
+
+// Kinds of Condition.
+const (
+	ConditionText    = "text"
+	ConditionEpisode = "episode"
+	ConditionEntry   = "entry"
+)
+
+// Reasons a record is a recall candidate.
+const (
+	ReasonDeathDeposit         = "death_deposit"         // deposited in a library by death
+	ReasonBloodstainProvenance = "bloodstain_provenance" // equipped from a death deposit: it carries the bloodstain weights, though no bloodstain flag
+	ReasonBloodstain           = "bloodstain"            // flagged is_bloodstain
+	ReasonDeathReflection      = "death_reflection"      // provenance death_reflection
+)
+
+// Reasons says why a record is a recall candidate, in a fixed order; none
+// when it is not one. Quarantined records never are.
+func Reasons(e *grimoire.Entry) []string {
+	if e.Status == grimoire.StatusQuarantined {
+		return nil
+	}
+	var out []string
+	switch {
+	case e.Store != nil && e.Store.Channel == ChannelDeath:
+		out = append(out, ReasonDeathDeposit)
+	case BloodstainProvenance(e) && !e.IsBloodstain:
+		out = append(out, ReasonBloodstainProvenance)
+	}
+	if e.IsBloodstain {
+		out = append(out, ReasonBloodstain)
+	}
+	if e.Provenance == grimoire.ProvenanceDeathReflection {
+		out = append(out, ReasonDeathReflection)
+	}
+	return out
+}
+
+// RecallWeight is the retrieval weight recall ranks a candidate by: its
+// own, and at least the bloodstain boost 1.2.
+func RecallWeight(e *grimoire.Entry) float64 {
+	return max(RetrievalWeight(e), BloodstainRetrievalWeight)
+}
+
+// Hit is a record recall surfaces.
+type Hit struct {
+	Rank            int // from 1
+	Record          *Record
+	Reasons         []string
+	Condition       int     // index of the condition that matched best
+	Cosine          float64 // > RecallAbove, float64
+	Compared        string  // the space the cosine was taken in: a model space, or bardo-text/v1
+	RetrievalWeight float64
+	EffectiveWeight float64 // at now
+	Score           float64 // Cosine × RetrievalWeight × EffectiveWeight
+}
+
+// Recall returns the recall candidates among recs whose cosine to one of
+// the conditions exceeds 0.8, ranked by score descending, ties by id
+// bytewise. A record and a condition are compared by their model vectors
+// when both have one in the same space, else by bardo-text/v1 of their
+// texts. The best condition is kept for each record, ties to the earlier.
+// An error names a vector that cannot be compared.
+func Recall(conds []Condition, recs []Record, now time.Time) ([]Hit, error) {
+	type best struct {
+		cond     int
+		cos      float64
+		compared string
+	}
+	var cands []int
+	for i := range recs {
+		if len(Reasons(&recs[i].Entry)) > 0 {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 || len(conds) == 0 {
+		return nil, nil
+	}
+	// One set per model space, and one of every candidate's text.
+	type space struct {
+		name string
+		dims int
+	}
+	models := map[space]*similarity.SetBuilder{}
+	modelRows := map[space][]int{} // set index → recs index
+	inModel := make(map[int]space, len(cands))
+	text := similarity.NewSet(textembed.Space, textembed.Dims)
+	for _, i := range cands {
+		r := &recs[i]
+		if sp := (space{r.EmbeddingModel, len(r.Entry.Embedding)}); modelSpace(sp.name, r.Entry.Embedding) {
+			b := models[sp]
+			if b == nil {
+				b = similarity.NewSet(sp.name, sp.dims)
+				models[sp] = b
+			}
+			if _, err := b.Add(r.Entry.Embedding); err != nil {
+				return nil, fmt.Errorf("entry %q: %w", r.Entry.ID, err)
+			}
+			modelRows[sp] = append(modelRows[sp], i)
+			inModel[i] = sp
+		}
+		if _, err := text.Add(textembed.Embed(r.Entry.Content)); err != nil {
+			return nil, fmt.Errorf("entry %q: %w", r.Entry.ID, err)
+		}
+	}
+	sets := make(map[space]*similarity.Set, len(models))
+	for sp, b := range models {
+		sets[sp] = b.Build()
+	}
+	textSet := text.Build()
+	found := map[int]best{}
+	consider := func(i, ci int, cos float64, compared string) {
+		if cos <= RecallAbove {
+			return
+		}
+		if b, ok := found[i]; !ok || cos > b.cos {
+			found[i] = best{ci, cos, compared}
+		}
+	}
+	for ci := range conds {
+		c := &conds[ci]
+		sp := space{c.Space, len(c.Vector)}
+		hasModel := modelSpace(c.Space, c.Vector)
+		if set := sets[sp]; hasModel && set != nil {
+			if err := checkFinite(c.Vector); err != nil {
+				return nil, fmt.Errorf("condition %d (%s %q): %w", ci+1, c.Kind, c.ID, err)
+			}
+			for _, m := range set.Within(c.Vector, RecallAbove) {
+				consider(modelRows[sp][m.Index], ci, m.Cos, sp.name)
+			}
+		}
+		for _, m := range textSet.Within(textembed.Embed(c.Text), RecallAbove) {
+			i := cands[m.Index]
+			if s, ok := inModel[i]; hasModel && ok && s == sp {
+				continue // compared in their common model space
+			}
+			consider(i, ci, m.Cos, textembed.Space)
+		}
+	}
+	hits := make([]Hit, 0, len(found))
+	for i, b := range found {
+		e := &recs[i].Entry
+		h := Hit{Record: &recs[i], Reasons: Reasons(e), Condition: b.cond, Cosine: b.cos, Compared: b.compared,
+			RetrievalWeight: RecallWeight(e), EffectiveWeight: EffectiveWeight(e, now)}
+		h.Score = h.Cosine * h.RetrievalWeight * h.EffectiveWeight
+		hits = append(hits, h)
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Record.Entry.ID, b.Record.Entry.ID))
+	})
+	for i := range hits {
+		hits[i].Rank = i + 1
+	}
+	return hits, nil
+}
+
+// modelSpace reports whether a vector is a model vector: one of a named
+// space other than bardo-text/v1 (text is always embedded afresh).
+func modelSpace(space string, v []float32) bool {
+	return len(v) > 0 && space != "" && space != textembed.Space
+}
+
+// checkFinite refuses a query with a NaN or infinite component, whose
+// cosines are undefined (the kernel would return nothing for it).
+func checkFinite(v []float32) error {
+	for k, x := range v {
+		if x != x || x-x != 0 {
+			return fmt.Errorf("component %d is %v, not a finite number", k, x)
+		}
+	}
+	return nil
+}
+
+// Death names the death a recalled record bears witness to.
+type Death struct {
+	GolemID    string
+	Generation int
+	Bundle     string // the digest of the bundle (or export) the record came in; "" when unknown
+	Via        string // the activity that brought it: deposit, inherit, equip, ...
+}
+
+// DeathOf names the death behind a record: for a deposited row the
+// depositing Golem, its generation and the deposit's source; for a row an
+// inherit brought, the predecessor and its bundle; otherwise (an equipped
+// row, one of the Golem's own) the Golem and generation that earned its
+// confidence and the bundle it came in.
+func DeathOf(r *Record) Death {
+	o := r.Origin
+	switch {
+	case r.Deposit != nil:
+		return Death{GolemID: r.Deposit.GolemID, Generation: r.Deposit.Generation, Bundle: o.Digest, Via: o.Kind}
+	case o.Kind == "inherit" && o.Generation != nil:
+		return Death{GolemID: o.GolemID, Generation: *o.Generation, Bundle: o.Digest, Via: o.Kind}
+	}
+	d := Death{Via: o.Kind}
+	if s := r.Entry.Source; s != nil {
+		d.GolemID, d.Generation = s.GolemID, s.Generation
+	}
+	if st := r.Entry.Store; st != nil {
+		d.Bundle = st.Bundle
+	}
+	return d
+}

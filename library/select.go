@@ -1,0 +1,143 @@
+package library
+
+import (
+	"container/heap"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// EquipOptions say what to equip a successor with.
+type EquipOptions struct {
+	MaxEntries int       // the cap, warnings included; 0 means DefaultMaxEntries
+	Domains    []string  // keep entries of any of these domains; none: every domain
+	Tags       []string  // keep entries with any of these tags; none: every entry
+	Categories []string  // keep entries of any of these categories; none: every category
+	Now        time.Time // the reference time of effective weights
+	OnSimilar  string    // inherit.OnSimilarKeep (also "") | inherit.OnSimilarMerge
+}
+
+func (o *EquipOptions) maxEntries() int {
+	if o.MaxEntries <= 0 {
+		return DefaultMaxEntries
+	}
+	return o.MaxEntries
+}
+
+// Eligible reports whether a record can be equipped: active, not merged
+// into another row, and within the narrowing asked for.
+func (o *EquipOptions) Eligible(r *Record) bool {
+	e := &r.Entry
+	switch {
+	case e.Status != "" && e.Status != grimoire.StatusActive, r.SameAs != "":
+		return false
+	case len(o.Domains) > 0 && !slices.Contains(o.Domains, domainOf(e)):
+		return false
+	case len(o.Categories) > 0 && !slices.Contains(o.Categories, e.Category):
+		return false
+	case len(o.Tags) > 0 && !slices.ContainsFunc(e.Tags, func(t string) bool { return slices.Contains(o.Tags, t) }):
+		return false
+	}
+	return true
+}
+
+func domainOf(e *grimoire.Entry) string {
+	if e.Domain == "" {
+		return "general"
+	}
+	return e.Domain
+}
+
+// Selected is a record chosen for equipping.
+type Selected struct {
+	Rank            int // from 1
+	Record          *Record
+	Warning         bool
+	EffectiveWeight float64 // at EquipOptions.Now
+	Score           float64 // EffectiveWeight × retrieval weight
+}
+
+// before orders the selection: warnings first, then by score descending,
+// ties by id bytewise.
+func before(a, b *Selected) bool {
+	switch {
+	case a.Warning != b.Warning:
+		return a.Warning
+	case a.Score != b.Score:
+		return a.Score > b.Score
+	}
+	return a.Record.Entry.ID < b.Record.Entry.ID
+}
+
+// Selector keeps the MaxEntries best eligible records of those it is
+// given: memory is bounded by the cap, not by the library.
+type Selector struct {
+	o              EquipOptions
+	h              worstFirst
+	seen, eligible int
+}
+
+// NewSelector starts a selection.
+func NewSelector(o EquipOptions) *Selector {
+	return &Selector{o: o}
+}
+
+// Add offers a record. The selector may keep r: the caller must not
+// change it afterwards.
+func (s *Selector) Add(r *Record) {
+	s.seen++
+	if !s.o.Eligible(r) {
+		return
+	}
+	s.eligible++
+	ew := EffectiveWeight(&r.Entry, s.o.Now)
+	c := &Selected{Record: r, Warning: r.Entry.Category == grimoire.CategoryWarning, EffectiveWeight: ew, Score: ew * RetrievalWeight(&r.Entry)}
+	switch {
+	case len(s.h) < s.o.maxEntries():
+		heap.Push(&s.h, c)
+	case before(c, s.h[0]):
+		s.h[0] = c
+		heap.Fix(&s.h, 0)
+	}
+}
+
+// Seen and Eligible count the records offered and those eligible.
+func (s *Selector) Seen() int     { return s.seen }
+func (s *Selector) Eligible() int { return s.eligible }
+
+// Result returns the selection in order, ranked from 1.
+func (s *Selector) Result() []Selected {
+	out := make([]Selected, len(s.h))
+	for i, c := range s.h {
+		out[i] = *c
+	}
+	slices.SortFunc(out, func(a, b Selected) int {
+		switch {
+		case before(&a, &b):
+			return -1
+		case before(&b, &a):
+			return 1
+		}
+		return strings.Compare(a.Record.Entry.ID, b.Record.Entry.ID)
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// worstFirst is a heap whose top is the selection's last.
+type worstFirst []*Selected
+
+func (h worstFirst) Len() int           { return len(h) }
+func (h worstFirst) Less(i, j int) bool { return before(h[j], h[i]) }
+func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *worstFirst) Push(x any)        { *h = append(*h, x.(*Selected)) }
+func (h *worstFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

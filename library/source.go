@@ -1,0 +1,240 @@
+package library
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/bardo-golem/bardo/bottleneck"
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
+)
+
+// Source is what a deposit offers once its channel's filter has chosen:
+// the admissible entries in the source's order (a bundle's rank order, an
+// export's file order), the edges among them that qualify, the playbook.
+type Source struct {
+	Channel    string
+	Digest     string // the deposit's idempotency key: the bundle's digest, or sha256 of the export's bytes
+	Kind       string // bundle.KindDeath for a bundle, "export" for an export
+	GolemID    string // the depositing Golem
+	Generation int
+	Entries    []Offer
+	Edges      []grimoire.CausalEdge
+	Playbook   *string // the final PLAYBOOK.md; nil when there is none, or the channel takes none
+
+	Offered      int // entries the source holds
+	LeftOut      int // entries the channel's filter left out
+	EdgesOffered int // causal edges the source holds
+	EdgesLeftOut int // edges left out: an end not deposited, or weight < 0.5, or evidence < 3
+}
+
+// KindExport is Source.Kind for a living Golem's export.
+const KindExport = "export"
+
+// Offer is one entry a source offers: its Source says where its confidence
+// was last earned.
+type Offer struct {
+	Entry          grimoire.Entry
+	EmbeddingModel string // space of Entry.Embedding; "" when it has none
+}
+
+// Admissible reports whether an entry enters a library by channel, before
+// dedup: on the death and clade channels an insight or heuristic with
+// confidence ≥ 0.6 or any warning; on the live channel an entry of a
+// germline category with confidence ≥ 0.5. Quarantined entries never do.
+func Admissible(channel string, e *grimoire.Entry) bool {
+	if e.Status == grimoire.StatusQuarantined {
+		return false
+	}
+	switch channel {
+	case ChannelLive:
+		return bottleneck.Candidate(e) && e.Confidence >= LiveMinConfidence
+	case ChannelDeath, ChannelClade:
+		switch e.Category {
+		case grimoire.CategoryWarning:
+			return true
+		case grimoire.CategoryInsight, grimoire.CategoryHeuristic:
+			return e.Confidence >= DeathMinConfidence
+		}
+	}
+	return false
+}
+
+// EdgeQualifies reports whether a causal edge between two deposited
+// entries is deposited: weight ≥ 0.5 and evidence ≥ 3.
+func EdgeQualifies(e *grimoire.CausalEdge) bool {
+	return e.Weight >= EdgeMinWeight && e.Evidence >= EdgeMinEvidence
+}
+
+// FromBundle reads what a germline bundle offers by channel (death or
+// clade). It returns inherit.ErrDigestMismatch when digest is not b's,
+// inherit.ErrUnsupported for a bundle that is not a death bundle or a
+// channel a bundle does not come by, and an error matching
+// bundle.ErrCorrupt for a time or vector it cannot read.
+func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
+	if channel != ChannelDeath && channel != ChannelClade {
+		return nil, fmt.Errorf("channel %q: a bundle is deposited by %q or %q: %w", channel, ChannelDeath, ChannelClade, inherit.ErrUnsupported)
+	}
+	h := &b.Header
+	if h.Kind != bundle.KindDeath {
+		return nil, fmt.Errorf("bundle kind %q: only %q bundles are deposited: %w", h.Kind, bundle.KindDeath, inherit.ErrUnsupported)
+	}
+	actual, err := b.Digest()
+	if err != nil {
+		return nil, err
+	}
+	if digest != actual {
+		return nil, fmt.Errorf("bundle claims digest %q, its content has %s: %w", digest, actual, inherit.ErrDigestMismatch)
+	}
+	src := &Source{Channel: channel, Digest: digest, Kind: h.Kind, GolemID: h.GolemID, Generation: h.Generation,
+		Offered: len(b.Body.Entries), EdgesOffered: len(b.Body.CausalGraph)}
+	in := make(map[string]bool, len(b.Body.Entries))
+	for i := range b.Body.Entries {
+		e, model, err := entryOf(h, i, &b.Body.Entries[i])
+		if err != nil {
+			return nil, err
+		}
+		if !Admissible(channel, &e) {
+			src.LeftOut++
+			continue
+		}
+		in[e.ID] = true
+		src.Entries = append(src.Entries, Offer{Entry: e, EmbeddingModel: model})
+	}
+	for _, be := range b.Body.CausalGraph {
+		e := grimoire.CausalEdge{Type: grimoire.TypeCausalEdge, SourceID: be.SourceID, TargetID: be.TargetID,
+			Weight: be.Weight, Evidence: be.Evidence, Lag: be.Lag, Mechanism: be.Mechanism}
+		if !in[e.SourceID] || !in[e.TargetID] || !EdgeQualifies(&e) {
+			src.EdgesLeftOut++
+			continue
+		}
+		src.Edges = append(src.Edges, e)
+	}
+	if pb := b.Body.Playbook; pb != nil {
+		text := pb.Text
+		src.Playbook = &text
+	}
+	return src, nil
+}
+
+// entryOf maps entry i of a bundle to the export model: its vector
+// unpacked (finite components only), its times parsed, its source filled
+// in (the bundle's Golem) when the bundle names none.
+func entryOf(h *bundle.Header, i int, be *bundle.Entry) (grimoire.Entry, string, error) {
+	corrupt := func(format string, args ...any) error {
+		return &bundle.CheckError{Section: fmt.Sprintf("body.entries[%d]", i), ID: be.ID, Err: fmt.Errorf(format, args...)}
+	}
+	var vec []float32
+	var model string
+	if len(be.Embedding) > 0 {
+		if h.Embedding == nil {
+			return grimoire.Entry{}, "", corrupt("entry has an embedding but header.embedding names no space")
+		}
+		v, err := bundle.UnpackF32(be.Embedding)
+		if err != nil {
+			return grimoire.Entry{}, "", corrupt("embedding: %v", err)
+		}
+		if len(v) != h.Embedding.Dims {
+			return grimoire.Entry{}, "", corrupt("embedding has %d dims, header.embedding says %d", len(v), h.Embedding.Dims)
+		}
+		for k, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return grimoire.Entry{}, "", corrupt("embedding component %d is %v, not a finite number", k, x)
+			}
+		}
+		vec, model = v, h.Embedding.Model
+	}
+	times := [4]*time.Time{}
+	for k, s := range []struct {
+		name, v  string
+		required bool
+	}{{"last_accessed_at", be.LastAccessedAt, true}, {"created_at", be.CreatedAt, false}, {"valid_from", be.ValidFrom, false}, {"valid_until", be.ValidUntil, false}} {
+		if s.v == "" && !s.required {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, s.v)
+		if err != nil {
+			return grimoire.Entry{}, "", corrupt("%s %q is not an RFC 3339 time", s.name, s.v)
+		}
+		times[k] = &t
+	}
+	src := grimoire.Source{GolemID: be.Source.GolemID, Generation: be.Source.Generation, Confidence: unit(be.Source.Confidence)}
+	if src.GolemID == "" {
+		src = grimoire.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: unit(be.Confidence)}
+	}
+	cac := unit(be.ConfidenceAtCreation)
+	return grimoire.Entry{
+		Type:                  grimoire.TypeEntry,
+		ID:                    be.ID,
+		Category:              be.Category,
+		Content:               be.Content,
+		Embedding:             vec,
+		Confidence:            unit(be.Confidence),
+		ConfidenceAtCreation:  &cac,
+		QualityScore:          unit(be.QualityScore),
+		ValidatedCount:        max(be.ValidatedCount, 0),
+		ContradictedCount:     max(be.ContradictedCount, 0),
+		DecayClass:            be.DecayClass,
+		MarketRegime:          be.MarketRegime,
+		Domain:                be.Domain,
+		Tags:                  slices.Clone(be.Tags),
+		CreatedAt:             times[1],
+		LastAccessedAt:        *times[0],
+		ValidFrom:             times[2],
+		ValidUntil:            times[3],
+		Strength:              max(be.Strength, 1),
+		Provenance:            be.Provenance,
+		Source:                &src,
+		IsBloodstain:          be.IsBloodstain,
+		Polarity:              be.Polarity,
+		Status:                be.Status,
+		RequiresInvestigation: be.RequiresInvestigation,
+	}, model, nil
+}
+
+// FromExport reads what a living Golem's export offers on the live
+// channel: the entries Admissible takes, without their soma (emotional
+// tag, parent episodes) or store state; no edges or documents. Entries
+// left out are counted, never kept, so memory grows only with what is
+// deposited. Errors are the reader's (grimoire.ErrMalformed for a bad
+// export).
+func FromExport(r *grimoire.Reader, digest string) (*Source, error) {
+	h := r.Header()
+	src := &Source{Channel: ChannelLive, Digest: digest, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
+	model := ""
+	if h.Embedding != nil {
+		model = h.Embedding.Model
+	}
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return src, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch x := rec.(type) {
+		case *grimoire.Entry:
+			src.Offered++
+			if !Admissible(ChannelLive, x) {
+				src.LeftOut++
+				continue
+			}
+			e := *x
+			e.EmotionalTag, e.ParentEpisodeIDs, e.Store = nil, nil, nil
+			m := ""
+			if len(e.Embedding) > 0 {
+				m = model
+			}
+			src.Entries = append(src.Entries, Offer{Entry: e, EmbeddingModel: m})
+		case *grimoire.CausalEdge:
+			src.EdgesOffered++
+			src.EdgesLeftOut++
+		}
+	}
+}

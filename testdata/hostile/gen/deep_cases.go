@@ -1,0 +1,57 @@
+package main
+
+import (
+	"log"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// deepCases are bundles whose bytes are sound — Decode takes them — and
+// whose meaning is not: verify --deep and inherit (which checks every
+// bundle deeply before planning) refuse them.
+func deepCases(base *bundle.Bundle) []hostile {
+	mk := func(fn func(b *bundle.Bundle)) []byte {
+		b := clone(base)
+		fn(b)
+		p, err := bundle.Marshal(b)
+		if err != nil {
+			log.Fatalf("deep case: %v", err)
+		}
+		return frame(p)
+	}
+	return []hostile{
+		{"deep_edge_dangling.bardo", "deep", "body.causal_graph", "an edge from e1 to an entry the bundle does not hold", mk(func(b *bundle.Bundle) {
+			b.Body.CausalGraph = append(b.Body.CausalGraph, bundle.Edge{SourceID: b.Body.Entries[0].ID, TargetID: "ghost", Weight: 0.5})
+			b.Header.Counts.CausalEdges++
+		})},
+		{"deep_duplicate_entry.bardo", "deep", "body.entries", "the first entry twice", mk(func(b *bundle.Bundle) {
+			b.Body.Entries = append(b.Body.Entries, b.Body.Entries[0])
+			b.Header.Counts.Entries++
+		})},
+		{"deep_confidence_range.bardo", "deep", "confidence", "body.entries[0].confidence is 1.7", mk(func(b *bundle.Bundle) { b.Body.Entries[0].Confidence = 1.7 })},
+		{"deep_counts.bardo", "deep", "counts", "header.counts.entries says 99", mk(func(b *bundle.Bundle) { b.Header.Counts.Entries = 99 })},
+		{"deep_quarantined_entry.bardo", "deep", "quarantined", "a quarantined entry in the germline: never a bottleneck candidate", mk(func(b *bundle.Bundle) {
+			b.Body.Entries[0].Status = grimoire.StatusQuarantined
+		})},
+		{"deep_rank_order.bardo", "deep", "body.entries", "the entries in reverse rank order", mk(func(b *bundle.Bundle) {
+			e := b.Body.Entries
+			for i, j := 0, len(e)-1; i < j; i, j = i+1, j-1 {
+				e[i], e[j] = e[j], e[i]
+			}
+		})},
+	}
+}
+
+// clone deep-copies a bundle through its own encoding.
+func clone(b *bundle.Bundle) *bundle.Bundle {
+	p, err := bundle.Marshal(b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var c bundle.Bundle
+	if err := c.UnmarshalCBOR(p); err != nil {
+		log.Fatal(err)
+	}
+	return &c
+}

@@ -1,0 +1,47 @@
+// Package trust decides whether a successor may trust a bundle: it reads
+// and writes bardo's Ed25519 key files, judges a bundle's signature against
+// the keys a store trusts, and confines the plan of a bundle it does not
+// trust to quarantine. It implements the rule of the KIP seed (§19, §37.15)
+// that imported authority never transfers by itself: a stranger's bundle
+// arrives only as quarantined cognition, until a person releases it.
+//
+// # Key files
+//
+// A key file holds one line, ended by a newline (a key given on the
+// command line is the same line without it):
+//
+//	bardo-ed25519-secret-key:<base64>
+//	bardo-ed25519-public-key:<base64>
+//
+// <base64> is the standard, padded base64 (RFC 4648 §4) of the 32-byte
+// Ed25519 seed (RFC 8032 §5.1.5) or of the 32-byte public key. Nothing else
+// is accepted: no comment, no blank line, no other encoding of the same
+// bytes, so a key has exactly one file form. bardo keygen writes both
+// files with mode 0600 and never over an existing file.
+//
+// A public key is named by its id, "ed25519:" and the first 16 hex digits
+// of the SHA-256 of its 32 bytes: short enough to read, and only a name —
+// every decision compares whole keys.
+//
+// # The policy
+//
+// A bundle is unsigned, signed by a trusted key, or signed by an untrusted
+// one (bundle.Decode has already checked that a signature verifies against
+// the key it names; Judge checks it again, so that no decision rests on a
+// caller having decoded strictly). A store that trusts no key accepts
+// unsigned bundles: one owner's own lineage needs no keys. Once it trusts
+// a key, or when the caller requires a signature, only a bundle signed by
+// a trusted key is accepted as it is; any other is an *UntrustedError
+// (ErrUntrusted) unless the caller asks for quarantine.
+//
+// # Quarantine
+//
+// A quarantined bundle must change nothing a successor relies on: Confine
+// takes a plan made with inherit.Options.Quarantine and leaves only what
+// lands in quarantine. Every row it admits is quarantined (never a
+// bottleneck candidate, so never germline, and no clade knowledge) until
+// bardo release; autopsy flags on rows the store held before are dropped;
+// causal edges between two rows the store held are dropped; and documents
+// are kept under "quarantine/<first 12 hex of the digest>/", so that a
+// stranger's PLAYBOOK.md never replaces the successor's own.
+package trust

@@ -1,0 +1,124 @@
+package trust
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+
+	"github.com/bardo-golem/bardo/bundle"
+)
+
+// ErrUntrusted is matched by every *UntrustedError: a bundle that is not
+// signed by a trusted key where one is required.
+var ErrUntrusted = errors.New("bundle is not signed by a trusted key")
+
+// Statuses of a bundle's signature, as Verdict.Status names them.
+const (
+	StatusUnsigned  = "unsigned"
+	StatusTrusted   = "trusted"
+	StatusUntrusted = "untrusted"
+)
+
+// Verdict is what a bundle's signature says about it.
+type Verdict struct {
+	Signed  bool
+	Key     ed25519.PublicKey // the signing key; nil when unsigned
+	KeyID   string            // KeyID(Key); "" when unsigned
+	Trusted bool              // signed by one of the trusted keys
+}
+
+// Status is StatusUnsigned, StatusTrusted or StatusUntrusted.
+func (v Verdict) Status() string {
+	switch {
+	case !v.Signed:
+		return StatusUnsigned
+	case v.Trusted:
+		return StatusTrusted
+	}
+	return StatusUntrusted
+}
+
+// Judge checks b's signature, if it has one, against digest (b's digest)
+// and says whether the key that made it is one of trusted. A signature
+// that does not verify is an error matching bundle.ErrCorrupt: such a
+// bundle is not unsigned, it is forged or damaged.
+func Judge(b *bundle.Bundle, digest string, trusted []ed25519.PublicKey) (Verdict, error) {
+	s := b.Signature
+	if s == nil {
+		return Verdict{}, nil
+	}
+	switch {
+	case s.Algorithm != bundle.AlgEd25519:
+		return Verdict{}, &bundle.DecodeError{Section: "signature.alg", Err: fmt.Errorf("algorithm %q is not %q", s.Algorithm, bundle.AlgEd25519)}
+	case len(s.PublicKey) != ed25519.PublicKeySize:
+		return Verdict{}, &bundle.DecodeError{Section: "signature.public_key", Err: fmt.Errorf("%d bytes, want %d", len(s.PublicKey), ed25519.PublicKeySize)}
+	case !ed25519.Verify(s.PublicKey, []byte(digest), s.Sig):
+		return Verdict{}, &bundle.DecodeError{Section: "signature", Err: errors.New("does not verify against the digest and public key")}
+	}
+	key := ed25519.PublicKey(bytes.Clone(s.PublicKey))
+	v := Verdict{Signed: true, Key: key, KeyID: KeyID(key)}
+	for _, t := range trusted {
+		if key.Equal(t) {
+			v.Trusted = true
+			break
+		}
+	}
+	return v, nil
+}
+
+// Policy is what a successor requires of a bundle before it inherits it as
+// it is.
+type Policy struct {
+	Trusted          []ed25519.PublicKey // the store's trusted keys
+	RequireSignature bool                // a trusted signature is required even when Trusted is empty
+}
+
+// Required reports whether only a bundle signed by a trusted key is
+// accepted as it is: the store trusts some key, or a signature is required.
+func (p Policy) Required() bool { return p.RequireSignature || len(p.Trusted) > 0 }
+
+// Check judges b (whose digest is digest) under p. A bundle p does not
+// accept is a *UntrustedError, returned with its verdict; a signature that
+// does not verify is an error matching bundle.ErrCorrupt.
+func (p Policy) Check(b *bundle.Bundle, digest string) (Verdict, error) {
+	v, err := Judge(b, digest, p.Trusted)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if p.Required() && !v.Trusted {
+		return v, &UntrustedError{Digest: digest, Verdict: v, Trusted: len(p.Trusted), Required: p.RequireSignature}
+	}
+	return v, nil
+}
+
+// UntrustedError is a bundle that is unsigned or signed by an untrusted
+// key where a trusted signature is required.
+type UntrustedError struct {
+	Digest   string
+	Verdict  Verdict
+	Trusted  int  // keys trusted
+	Required bool // a signature was required whatever the keys
+}
+
+func (e *UntrustedError) Error() string {
+	var why string
+	switch {
+	case e.Trusted == 1:
+		why = "the store trusts 1 key"
+	case e.Trusted > 1:
+		why = fmt.Sprintf("the store trusts %d keys", e.Trusted)
+	default:
+		why = "a signature by a trusted key is required, and the store trusts no key"
+	}
+	if !e.Verdict.Signed {
+		return fmt.Sprintf("bundle %s is unsigned, and %s", e.Digest, why)
+	}
+	if e.Trusted > 0 {
+		why += ", not this one"
+	}
+	return fmt.Sprintf("bundle %s is signed by key %s, and %s", e.Digest, e.Verdict.KeyID, why)
+}
+
+// Is makes errors.Is(err, ErrUntrusted) hold.
+func (e *UntrustedError) Is(target error) bool { return target == ErrUntrusted }

@@ -1,0 +1,94 @@
+package trust_test
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/trust"
+)
+
+func TestPolicy(t *testing.T) {
+	owner, stranger := testKey(1), testKey(2)
+	ownerPub := owner.Public().(ed25519.PublicKey)
+	strangerPub := stranger.Public().(ed25519.PublicKey)
+	for _, tc := range []struct {
+		name    string
+		signer  ed25519.PrivateKey // nil: unsigned
+		policy  trust.Policy
+		status  string
+		refused string // "" when accepted; else what the error says
+	}{
+		{"no keys, unsigned: one owner's lineage", nil, trust.Policy{}, trust.StatusUnsigned, ""},
+		{"no keys, signed: accepted, not trusted", stranger, trust.Policy{}, trust.StatusUntrusted, ""},
+		{"trusted signer", owner, trust.Policy{Trusted: []ed25519.PublicKey{strangerPub, ownerPub}}, trust.StatusTrusted, ""},
+		{"trusted signer, signature required", owner, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}, RequireSignature: true}, trust.StatusTrusted, ""},
+		{"keys, unsigned", nil, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}, trust.StatusUnsigned, "is unsigned, and the store trusts 1 key"},
+		{"keys, untrusted signer", stranger, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub, ownerPub}}, trust.StatusUntrusted,
+			"is signed by key " + trust.KeyID(strangerPub) + ", and the store trusts 2 keys, not this one"},
+		{"signature required, unsigned", nil, trust.Policy{RequireSignature: true}, trust.StatusUnsigned,
+			"is unsigned, and a signature by a trusted key is required, and the store trusts no key"},
+		{"signature required, no keys, signed", owner, trust.Policy{RequireSignature: true}, trust.StatusUntrusted,
+			"is signed by key " + trust.KeyID(ownerPub) + ", and a signature by a trusted key is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, d := signed(t, newBundle("a", "b", "c"), tc.signer)
+			v, err := tc.policy.Check(b, d)
+			if v.Status() != tc.status {
+				t.Errorf("status %s, want %s", v.Status(), tc.status)
+			}
+			if tc.signer != nil && (v.KeyID != trust.KeyID(tc.signer.Public().(ed25519.PublicKey)) || !v.Key.Equal(tc.signer.Public())) {
+				t.Errorf("verdict names key %s", v.KeyID)
+			}
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var ue *trust.UntrustedError
+			if !errors.As(err, &ue) || !errors.Is(err, trust.ErrUntrusted) {
+				t.Fatalf("error %v, want an *UntrustedError", err)
+			}
+			if !strings.Contains(err.Error(), d) || !strings.Contains(err.Error(), tc.refused) {
+				t.Errorf("error %q, want the digest and %q", err, tc.refused)
+			}
+		})
+	}
+}
+
+// TestJudgeForged: a signature that does not verify is corrupt, never
+// "unsigned" or "untrusted", whatever the keys.
+func TestJudgeForged(t *testing.T) {
+	owner := testKey(1)
+	ownerPub := owner.Public().(ed25519.PublicKey)
+	for _, tc := range []struct {
+		name   string
+		forge  func(b *bundle.Bundle)
+		reason string
+	}{
+		{"signature of another digest", func(b *bundle.Bundle) { b.Header.Generation++ }, "signature: does not verify"},
+		{"flipped bit", func(b *bundle.Bundle) { b.Signature.Sig[3] ^= 1 }, "signature: does not verify"},
+		{"key swapped", func(b *bundle.Bundle) { b.Signature.PublicKey = []byte(testKey(2).Public().(ed25519.PublicKey)) }, "signature: does not verify"},
+		{"short key", func(b *bundle.Bundle) { b.Signature.PublicKey = b.Signature.PublicKey[:31] }, "signature.public_key: 31 bytes"},
+		{"other algorithm", func(b *bundle.Bundle) { b.Signature.Algorithm = "rsa" }, `signature.alg: algorithm "rsa"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBundle("a", "b", "c")
+			if err := b.Sign(owner); err != nil {
+				t.Fatal(err)
+			}
+			tc.forge(b)
+			d, err := b.Digest()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = trust.Judge(b, d, []ed25519.PublicKey{ownerPub})
+			if !errors.Is(err, bundle.ErrCorrupt) || !strings.Contains(err.Error(), tc.reason) {
+				t.Errorf("Judge: %v, want ErrCorrupt saying %q", err, tc.reason)
+			}
+		})
+	}
+}
