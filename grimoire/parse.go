@@ -5,11 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"unicode/utf8"
 )
 
 // recordType scans a line and returns its "type" and its members. A line
 // that is not an object, or has no string "type", is an error.
 func (r *Reader) recordType(line []byte) (string, []member, bool) {
+	// encoding/json would quietly turn invalid UTF-8 into U+FFFD, and the
+	// replacement would travel into bundles as if the Golem had written it.
+	if !utf8.Valid(line) {
+		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: errInvalidUTF8})
+		return "", nil, false
+	}
 	members, err := scanObject(line, r.members[:0])
 	r.members = members
 	if err != nil {
@@ -30,6 +37,8 @@ func (r *Reader) recordType(line []byte) (string, []member, bool) {
 	r.fail(&FieldError{File: r.opts.Name, Line: r.line, Field: "type", Err: errors.New(`record has no "type"`)})
 	return "", nil, false
 }
+
+var errInvalidUTF8 = errors.New("line is not valid UTF-8")
 
 // record returns the valid record of a non-blank line after the header,
 // or nil after collecting its errors or warning that it was skipped.

@@ -368,3 +368,17 @@ func TestNewReaderErrors(t *testing.T) {
 		t.Errorf("error %q, want %q (the default name)", err, want)
 	}
 }
+
+// Invalid UTF-8 is an error naming the line, never a silent U+FFFD.
+func TestInvalidUTF8Rejected(t *testing.T) {
+	in := "{\"type\":\"header\",\"format\":\"bardo.grimoire-export/v1\",\"golem_id\":\"g\",\"generation\":0,\"exported_at\":\"2026-11-02T12:00:00Z\"}\n" +
+		"{\"type\":\"document\",\"name\":\"PLAYBOOK.md\",\"text\":\"bad \xff byte\"}\n"
+	r, err := grimoire.NewReader(strings.NewReader(in), grimoire.ReadOptions{Name: "x.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Next()
+	if !errors.Is(err, grimoire.ErrMalformed) || !strings.Contains(err.Error(), "x.jsonl:2: line is not valid UTF-8") {
+		t.Fatalf("Next = %v, want x.jsonl:2: line is not valid UTF-8", err)
+	}
+}
