@@ -11,16 +11,17 @@ import (
 // recordType scans a line and returns its "type" and its members. A line
 // that is not an object, or has no string "type", is an error.
 func (r *Reader) recordType(line []byte) (string, []member, bool) {
-	// encoding/json would quietly turn invalid UTF-8 into U+FFFD, and the
-	// replacement would travel into bundles as if the Golem had written it.
-	if !utf8.Valid(line) {
-		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: errInvalidUTF8})
-		return "", nil, false
-	}
 	members, err := scanObject(line, r.members[:0])
 	r.members = members
 	if err != nil {
 		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: err})
+		return "", nil, false
+	}
+	// encoding/json would quietly turn invalid UTF-8 into U+FFFD, and the
+	// replacement would travel into bundles as if the Golem had written it.
+	// (Checked after the scan, so that binary input is said to be no JSON.)
+	if !utf8.Valid(line) {
+		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: errInvalidUTF8})
 		return "", nil, false
 	}
 	for i := range members {
