@@ -202,7 +202,7 @@ func (c *collector) snapshotEpisodes() []bundle.SnapshotEpisode {
 		out[i] = bundle.SnapshotEpisode{
 			ID:           ep.ID,
 			Tick:         ep.Tick,
-			At:           timestamp(ep.At),
+			At:           bundle.Timestamp(ep.At),
 			Regime:       ep.Regime,
 			State:        ep.State,
 			Summary:      ep.Summary,
@@ -235,7 +235,7 @@ func (c *collector) snapshotMetrics() []bundle.SnapshotMetric {
 	out := make([]bundle.SnapshotMetric, len(names))
 	for i, name := range names {
 		m := c.metrics[name]
-		out[i] = bundle.SnapshotMetric{Name: strings.Clone(name), Value: m.Value, At: optionalTimestamp(m.At)}
+		out[i] = bundle.SnapshotMetric{Name: strings.Clone(name), Value: m.Value, At: bundle.OptionalTimestamp(m.At)}
 	}
 	return out
 }
@@ -244,7 +244,7 @@ func (c *collector) snapshotMetrics() []bundle.SnapshotMetric {
 // the owner's address stays behind, as in a death bundle.
 func (c *collector) bundleHeader() bundle.Header {
 	h := c.header
-	now := timestamp(h.ExportedAt)
+	now := bundle.Timestamp(h.ExportedAt)
 	bh := bundle.Header{
 		Format:     bundle.Format,
 		Kind:       bundle.KindSnapshot,
@@ -263,7 +263,7 @@ func (c *collector) bundleHeader() bundle.Header {
 		bh.Tick = &tick
 	}
 	if h.Death != nil {
-		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: timestamp(h.Death.At), Tick: h.Death.Tick}
+		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: bundle.Timestamp(h.Death.At), Tick: h.Death.Tick}
 	}
 	if h.Embedding != nil {
 		bh.Embedding = &bundle.Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: bundle.EncodingF32LE}

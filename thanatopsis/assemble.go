@@ -1,8 +1,6 @@
 package thanatopsis
 
 import (
-	"time"
-
 	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
@@ -15,7 +13,7 @@ import (
 func (p *pass) assemble(ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLeftOut int) *bundle.Bundle {
 	entries := make([]bundle.Entry, len(ranked))
 	for i, r := range ranked {
-		entries[i] = germlineEntry(r, p.header)
+		entries[i] = bundle.EntryOf(r.Entry, p.header, r.Score, r.Decay)
 	}
 	b := &bundle.Bundle{
 		Header: p.bundleHeader(),
@@ -46,11 +44,11 @@ func (p *pass) bundleHeader() bundle.Header {
 		GolemID:    h.GolemID,
 		Generation: h.Generation,
 		LineageID:  h.LineageID,
-		ExportedAt: timestamp(h.ExportedAt),
+		ExportedAt: bundle.Timestamp(h.ExportedAt),
 		Phase:      h.Phase,
 		Bottleneck: bundle.Bottleneck{
 			MaxEntries: p.selection.sel.MaxEntries(),
-			Now:        timestamp(p.selection.sel.Now()),
+			Now:        bundle.Timestamp(p.selection.sel.Now()),
 		},
 	}
 	if h.ParentBundle != "" {
@@ -61,59 +59,12 @@ func (p *pass) bundleHeader() bundle.Header {
 		bh.Tick = &tick
 	}
 	if h.Death != nil {
-		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: timestamp(h.Death.At), Tick: h.Death.Tick}
+		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: bundle.Timestamp(h.Death.At), Tick: h.Death.Tick}
 	}
 	if h.Embedding != nil {
 		bh.Embedding = &bundle.Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: bundle.EncodingF32LE}
 	}
 	return bh
-}
-
-// germlineEntry converts a selected entry. Its emotional tag, parent
-// episode ids and store state are soma and stay behind.
-func germlineEntry(r bottleneck.Ranked, h *grimoire.Header) bundle.Entry {
-	e := r.Entry
-	// The reader applies the defaults; these two fall back to them only
-	// so that a hand-built entry cannot crash the pipeline.
-	atCreation := e.Confidence
-	if e.ConfidenceAtCreation != nil {
-		atCreation = *e.ConfidenceAtCreation
-	}
-	source := bundle.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: e.Confidence}
-	if e.Source != nil {
-		source = bundle.Source{GolemID: e.Source.GolemID, Generation: e.Source.Generation, Confidence: e.Source.Confidence}
-	}
-	be := bundle.Entry{
-		ID:                    e.ID,
-		Category:              e.Category,
-		Content:               e.Content,
-		Confidence:            e.Confidence,
-		ConfidenceAtCreation:  atCreation,
-		QualityScore:          e.QualityScore,
-		ValidatedCount:        e.ValidatedCount,
-		ContradictedCount:     e.ContradictedCount,
-		DecayClass:            e.DecayClass,
-		MarketRegime:          e.MarketRegime,
-		Domain:                e.Domain,
-		Tags:                  append([]string(nil), e.Tags...),
-		CreatedAt:             optionalTimestamp(e.CreatedAt),
-		LastAccessedAt:        timestamp(e.LastAccessedAt),
-		ValidFrom:             optionalTimestamp(e.ValidFrom),
-		ValidUntil:            optionalTimestamp(e.ValidUntil),
-		Strength:              e.Strength,
-		Provenance:            e.Provenance,
-		Source:                source,
-		IsBloodstain:          e.IsBloodstain,
-		Polarity:              e.Polarity,
-		Status:                e.Status,
-		RequiresInvestigation: e.RequiresInvestigation,
-		Score:                 r.Score,
-		Decay:                 r.Decay,
-	}
-	if len(e.Embedding) > 0 {
-		be.Embedding = bundle.PackF32(e.Embedding)
-	}
-	return be
 }
 
 // playbook returns the germline PLAYBOOK.md with its digest, or nil when
@@ -123,17 +74,4 @@ func playbook(doc *grimoire.Document) *bundle.Document {
 		return nil
 	}
 	return &bundle.Document{Name: doc.Name, Text: doc.Text, Digest: bundle.DocumentDigest(doc.Text)}
-}
-
-// timestamp formats t as RFC 3339 in UTC, with the fraction of a second
-// only when there is one, so that no precision of the export is lost.
-func timestamp(t time.Time) string {
-	return t.UTC().Format(time.RFC3339Nano)
-}
-
-func optionalTimestamp(t *time.Time) string {
-	if t == nil {
-		return ""
-	}
-	return timestamp(*t)
 }
