@@ -130,36 +130,49 @@ func bundleRanked(entries []bundle.Entry) []bottleneckEntry {
 	return out
 }
 
-// summaryRows are the field/value rows of inspect's summary.
-func summaryRows(b *bundle.Bundle, digest string, compressed int64, uncompressed int) [][]string {
-	h, c := &b.Header, &b.Header.Counts
-	rows := [][]string{
+// fieldRows are the field/value rows of a summary.
+type fieldRows [][]string
+
+// add appends a row, or nothing when the value is empty.
+func (r *fieldRows) add(field, value string) {
+	if value != "" {
+		*r = append(*r, []string{field, value})
+	}
+}
+
+// headerRows are the summary rows every kind of bundle shares: what it is,
+// whose, when, and the embedding space.
+func headerRows(h *bundle.Header, digest string) *fieldRows {
+	r := &fieldRows{
 		{"format", h.Format},
 		{"kind", h.Kind},
 		{"digest", digest},
 		{"golem_id", h.GolemID},
 		{"generation", strconv.Itoa(h.Generation)},
 	}
-	add := func(field, value string) {
-		if value != "" {
-			rows = append(rows, []string{field, value})
-		}
-	}
-	add("lineage_id", h.LineageID)
-	add("parents", strings.Join(h.Parents, " "))
-	add("exported_at", h.ExportedAt)
+	r.add("lineage_id", h.LineageID)
+	r.add("parents", strings.Join(h.Parents, " "))
+	r.add("exported_at", h.ExportedAt)
 	if h.Tick != nil {
-		add("tick", strconv.FormatInt(*h.Tick, 10))
+		r.add("tick", strconv.FormatInt(*h.Tick, 10))
 	}
-	add("phase", h.Phase)
+	r.add("phase", h.Phase)
 	if d := h.Death; d != nil {
-		add("death", fmt.Sprintf("%s at %s, tick %d", d.Cause, d.At, d.Tick))
+		r.add("death", fmt.Sprintf("%s at %s, tick %d", d.Cause, d.At, d.Tick))
 	}
 	embedding := "none"
 	if e := h.Embedding; e != nil {
 		embedding = fmt.Sprintf("%s, %d dims, %s", e.Model, e.Dims, e.Encoding)
 	}
-	add("embedding", embedding)
+	r.add("embedding", embedding)
+	return r
+}
+
+// summaryRows are the field/value rows of inspect's summary.
+func summaryRows(b *bundle.Bundle, digest string, compressed int64, uncompressed int) [][]string {
+	h, c := &b.Header, &b.Header.Counts
+	rows := headerRows(h, digest)
+	add := rows.add
 	add("bottleneck", fmt.Sprintf("at most %d entries, decay at %s", h.Bottleneck.MaxEntries, h.Bottleneck.Now))
 	add("size", fmt.Sprintf("%d bytes, %d uncompressed", compressed, uncompressed))
 	add("entries", fmt.Sprintf("%d of %d candidates; %d soma", c.Entries, c.Candidates, c.SomaEntries))
@@ -183,5 +196,5 @@ func summaryRows(b *bundle.Bundle, digest string, compressed int64, uncompressed
 		signature = fmt.Sprintf("%s, public key %x", s.Algorithm, s.PublicKey)
 	}
 	add("signature", signature)
-	return rows
+	return *rows
 }

@@ -34,33 +34,8 @@ func (g *globals) inspectSnapshot(b *bundle.Bundle, digest string, compressed in
 // snapshotRows are the field/value rows of inspect's summary of a snapshot.
 func snapshotRows(b *bundle.Bundle, digest string, compressed int64, uncompressed int) [][]string {
 	h, s := &b.Header, b.Snapshot
-	rows := [][]string{
-		{"format", h.Format},
-		{"kind", h.Kind},
-		{"digest", digest},
-		{"golem_id", h.GolemID},
-		{"generation", strconv.Itoa(h.Generation)},
-	}
-	add := func(field, value string) {
-		if value != "" {
-			rows = append(rows, []string{field, value})
-		}
-	}
-	add("lineage_id", h.LineageID)
-	add("parents", strings.Join(h.Parents, " "))
-	add("exported_at", h.ExportedAt)
-	if h.Tick != nil {
-		add("tick", strconv.FormatInt(*h.Tick, 10))
-	}
-	add("phase", h.Phase)
-	if d := h.Death; d != nil {
-		add("death", fmt.Sprintf("%s at %s, tick %d", d.Cause, d.At, d.Tick))
-	}
-	embedding := "none"
-	if e := h.Embedding; e != nil {
-		embedding = fmt.Sprintf("%s, %d dims, %s", e.Model, e.Dims, e.Encoding)
-	}
-	add("embedding", embedding)
+	rows := headerRows(h, digest)
+	add := rows.add
 	add("size", fmt.Sprintf("%d bytes, %d uncompressed", compressed, uncompressed))
 	episodes := fmt.Sprintf("%d of %d read", len(s.Episodes), h.Counts.Episodes)
 	if n := len(s.Episodes); n > 0 {
@@ -107,5 +82,5 @@ func snapshotRows(b *bundle.Bundle, digest string, compressed int64, uncompresse
 		signature = fmt.Sprintf("%s, public key %x", sig.Algorithm, sig.PublicKey)
 	}
 	add("signature", signature)
-	return rows
+	return *rows
 }
