@@ -82,6 +82,7 @@ and says what each exit status means for it.
 		newCompletionCmd(g, nil),
 		newLibraryCmd(g),
 		newRecallCmd(g, nil),
+		newBackupCmd(g, nil),
 	)
 	return root
 }
