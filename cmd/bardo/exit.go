@@ -12,9 +12,9 @@ import (
 	"github.com/bardo-golem/bardo/bundlediff"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
-	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
