@@ -17,26 +17,29 @@ import (
 // of each kind (bundle.Bundle is their union, "bundle") and every type
 // they reach.
 var cddlRules = map[reflect.Type]string{
-	bundle.DeathWireType:                 "death-bundle",
-	bundle.SnapshotWireType:              "snapshot-bundle",
-	reflect.TypeFor[bundle.Header]():     "header<kind>",
-	reflect.TypeFor[bundle.Death]():      "death",
-	reflect.TypeFor[bundle.Embedding]():  "embedding",
-	reflect.TypeFor[bundle.Bottleneck](): "bottleneck",
-	reflect.TypeFor[bundle.Counts]():     "counts",
-	reflect.TypeFor[bundle.Advisor]():    "advisor",
-	reflect.TypeFor[bundle.Body]():       "body",
-	reflect.TypeFor[bundle.Entry]():      "entry",
-	reflect.TypeFor[bundle.Source]():     "source",
-	reflect.TypeFor[bundle.Document]():   "document",
-	reflect.TypeFor[bundle.Edge]():       "edge",
-	reflect.TypeFor[bundle.Ref]():        "ref",
-	reflect.TypeFor[bundle.Vector]():     "vector",
-	reflect.TypeFor[bundle.Reflection](): "reflection",
-	reflect.TypeFor[bundle.Item]():       "item<index, name>",
-	reflect.TypeFor[bundle.Autopsy]():    "autopsy",
-	reflect.TypeFor[bundle.ToxicEntry](): "toxic-entry",
-	reflect.TypeFor[bundle.Signature]():  "signature",
+	bundle.DeathWireType:                  "death-bundle",
+	bundle.SnapshotWireType:               "snapshot-bundle",
+	bundle.ListingWireType:                "listing-bundle",
+	reflect.TypeFor[bundle.Share]():       "share",
+	reflect.TypeFor[bundle.ListingBody](): "listing-body",
+	reflect.TypeFor[bundle.Header]():      "header<kind>",
+	reflect.TypeFor[bundle.Death]():       "death",
+	reflect.TypeFor[bundle.Embedding]():   "embedding",
+	reflect.TypeFor[bundle.Bottleneck]():  "bottleneck",
+	reflect.TypeFor[bundle.Counts]():      "counts",
+	reflect.TypeFor[bundle.Advisor]():     "advisor",
+	reflect.TypeFor[bundle.Body]():        "body",
+	reflect.TypeFor[bundle.Entry]():       "entry",
+	reflect.TypeFor[bundle.Source]():      "source",
+	reflect.TypeFor[bundle.Document]():    "document",
+	reflect.TypeFor[bundle.Edge]():        "edge",
+	reflect.TypeFor[bundle.Ref]():         "ref",
+	reflect.TypeFor[bundle.Vector]():      "vector",
+	reflect.TypeFor[bundle.Reflection]():  "reflection",
+	reflect.TypeFor[bundle.Item]():        "item<index, name>",
+	reflect.TypeFor[bundle.Autopsy]():     "autopsy",
+	reflect.TypeFor[bundle.ToxicEntry]():  "toxic-entry",
+	reflect.TypeFor[bundle.Signature]():   "signature",
 
 	reflect.TypeFor[bundle.SnapshotBody]():       "snapshot-body",
 	reflect.TypeFor[bundle.SnapshotEpisode]():    "snapshot-episode",
@@ -78,7 +81,7 @@ func TestCDDLMatchesTypes(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, root := range []reflect.Type{bundle.DeathWireType, bundle.SnapshotWireType} {
+	for _, root := range []reflect.Type{bundle.DeathWireType, bundle.SnapshotWireType, bundle.ListingWireType} {
 		for _, typ := range structTypes(root) {
 			if _, ok := cddlRules[typ]; !ok {
 				t.Errorf("%s has no rule in cddlRules", typ)

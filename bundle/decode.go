@@ -190,8 +190,10 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		return &DecodeError{"header.kind", fmt.Errorf("unknown kind %q", h.Kind)}
 	// The four below are reached only by a Bundle built in memory: decoding
 	// fills the body of the kind and nothing else.
-	case (h.Kind == KindDeath || h.Kind == KindClade) && (b.Snapshot != nil || b.Listing != nil):
-		return &DecodeError{"body", fmt.Errorf("kind %q with a snapshot or listing body: a germline bundle never holds one", h.Kind)}
+	case (h.Kind == KindDeath || h.Kind == KindClade) && b.Snapshot != nil:
+		return &DecodeError{"body", fmt.Errorf("kind %q with a snapshot body: a germline bundle never holds one", h.Kind)}
+	case (h.Kind == KindDeath || h.Kind == KindClade) && b.Listing != nil:
+		return &DecodeError{"body", fmt.Errorf("kind %q with a listing body: a germline bundle holds entries, not a listing", h.Kind)}
 	case h.Kind == KindSnapshot && (b.Snapshot == nil || b.Listing != nil || !b.Body.empty()):
 		return &DecodeError{"body", errors.New("kind \"snapshot\" needs the snapshot body, and the germline body empty")}
 	case h.Kind == KindListing && (b.Listing == nil || b.Snapshot != nil || !b.Body.empty()):
