@@ -118,6 +118,7 @@ clade_sources, signed_by.
 	o.Pipeline.addClade(f)
 	o.Pipeline.addExportFlags(f)
 	f.StringVar(&o.Sign, "sign", "", "sign both bundles with the secret `key` file of bardo keygen")
+	cmd.RegisterFlagCompletionFunc("phase", cobra.FixedCompletions(grimoire.Phases, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
