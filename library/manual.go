@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bardo-golem/bardo/grimoire"
 )
@@ -55,6 +56,37 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// MaxPickList bounds a pick list (ParsePicks): a million ids of 64 bytes.
+const MaxPickList = 64 << 20
+
+// ParsePicks reads a pick list: one id a line, surrounding blanks trimmed,
+// empty lines skipped, LF or CRLF. A list past MaxPickList bytes, or one
+// that is not UTF-8, is an error matching ErrPick; name names it in
+// messages.
+func ParsePicks(r io.Reader, name string) ([]string, error) {
+	p, err := io.ReadAll(io.LimitReader(r, MaxPickList+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	case len(p) > MaxPickList:
+		return nil, fmt.Errorf("%s: %w: more than %d bytes of ids", name, ErrPick, MaxPickList)
+	}
+	var picks []string
+	n := 0
+	for line := range strings.Lines(string(p)) {
+		n++
+		id := strings.TrimSpace(line)
+		switch {
+		case id == "":
+			continue
+		case !utf8.ValidString(id):
+			return nil, fmt.Errorf("%s:%d: %w: the id is not UTF-8", name, n, ErrPick)
+		}
+		picks = append(picks, id)
+	}
+	return picks, nil
 }
 
 // ManualDigest is the idempotency key of a manual pull: the SHA-256 of

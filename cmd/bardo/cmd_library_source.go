@@ -74,11 +74,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 	return src, kind, nil
 }
 
-// maxPickFile bounds --pick-file: a million ids of 64 bytes.
-const maxPickFile = 64 << 20
-
-// readPicks returns the ids of --pick and --pick-file: one id a line,
-// surrounding blanks trimmed, empty lines skipped.
+// readPicks returns the ids of --pick and --pick-file.
 func (g *globals) readPicks(o *libraryDepositOptions) ([]string, error) {
 	picks := slices.Clone(o.Pick)
 	if o.PickFile == "" {
@@ -89,19 +85,11 @@ func (g *globals) readPicks(o *libraryDepositOptions) ([]string, error) {
 		return nil, err
 	}
 	defer in.Close()
-	p, err := io.ReadAll(io.LimitReader(in, maxPickFile+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("reading %s: %w", inputName(o.PickFile), err)
-	case len(p) > maxPickFile:
-		return nil, fmt.Errorf("%s: more than %d bytes of ids: %w", inputName(o.PickFile), maxPickFile, library.ErrPick)
+	more, err := library.ParsePicks(in, inputName(o.PickFile))
+	if err != nil {
+		return nil, err
 	}
-	for line := range strings.Lines(string(p)) {
-		if id := strings.TrimSpace(line); id != "" {
-			picks = append(picks, id)
-		}
-	}
-	return picks, nil
+	return append(picks, more...), nil
 }
 
 // decodeChecked decodes a bundle and checks every rule of its format, as
