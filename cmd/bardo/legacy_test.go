@@ -70,3 +70,24 @@ func TestLegacyExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenLegacySmall pins legacy --json on fixtures/small.jsonl (so the
+// digests, hence the bytes, of both bundles) and the whole listing as
+// inspect --json shows it.
+func TestGoldenLegacySmall(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := bardo(t, "", "legacy", smallFixture, "--dir", dir, "--json")
+	if code != 0 {
+		t.Fatalf("legacy exited %d: %s", code, stderr)
+	}
+	golden(t, "legacy_small.json", strings.ReplaceAll(stdout, dir, "DIR"))
+	listings, _ := filepath.Glob(filepath.Join(dir, "*.listing"))
+	if len(listings) != 1 {
+		t.Fatalf("%d listings", len(listings))
+	}
+	code, stdout, stderr = bardo(t, "", "inspect", listings[0], "--json", "--no-vectors")
+	if code != 0 {
+		t.Fatalf("inspect exited %d: %s", code, stderr)
+	}
+	golden(t, "inspect_listing_small.json", stdout)
+}
