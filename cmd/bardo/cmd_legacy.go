@@ -59,7 +59,9 @@ The sharing threshold is that of the export header's phase, or --phase's:
 
 The files are DIR/<golem id>-<exported_at>-<digest prefix>.clade and
 .listing, named like snapshots; each is written to a temporary file and
-renamed, and one that already exists is not written again. The same export
+renamed, and one that already exists is not written again (its name holds
+the digest, which a signature does not change: remove an unsigned file to
+write it signed). The same export
 and flags give byte-identical bundles. --sign KEY signs both with the
 Ed25519 key of bardo keygen. bardo inspect, verify --deep, diff and lineage
 read both kinds.
