@@ -14,6 +14,7 @@ import (
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
@@ -81,6 +82,8 @@ func exitCode(err error) int {
 		errors.Is(err, store.ErrCorrupt), errors.Is(err, store.ErrForeignExport):
 		return exitDataErr
 	case errors.Is(err, store.ErrNotLibrary), errors.Is(err, store.ErrIsLibrary):
+		return exitDataErr
+	case errors.Is(err, library.ErrPick): // a manual pull naming an id the export lacks
 		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput
