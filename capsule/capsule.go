@@ -108,7 +108,7 @@ func Build(b *bundle.Bundle, digest string) (map[string]any, *Report, error) {
 		return nil, nil, fmt.Errorf("%w: a capsule is made of a death bundle, not of kind %q", bundle.ErrCorrupt, b.Header.Kind)
 	}
 	w := &writer{b: b, space: "bardo:" + b.Header.GolemID + ":g" + strconv.Itoa(b.Header.Generation),
-		rep: &Report{Records: map[string]int{}, Concepts: map[string]int{}, ExternalRefs: map[string]int{}, LeftOut: []LeftOut{}},
+		rep:   &Report{Records: map[string]int{}, Concepts: map[string]int{}, ExternalRefs: map[string]int{}, LeftOut: []LeftOut{}},
 		blobs: map[string]any{}}
 	var err error
 	if w.exportedAt, err = kipTime(b.Header.ExportedAt); err != nil {
@@ -473,8 +473,8 @@ func (w *writer) autopsy() {
 }
 
 // externalRefs declares every reference a record makes to something the
-// capsule does not carry: what the bundle declares left out (withheld:
-// redacted), and any other id it names without a record (unavailable).
+// capsule does not carry: what bardo withheld (redacted) and any entry the
+// bundle names without a record or a declaration (unavailable).
 func (w *writer) externalRefs() []any {
 	carried := map[string]bool{}
 	for _, r := range w.records {
@@ -514,11 +514,15 @@ func (w *writer) externalRefs() []any {
 	slices.Sort(ids)
 	out := make([]any, 0, len(ids))
 	for _, id := range ids {
+		// Withheld by bardo: declared left out by the bottleneck, or a
+		// hypothesis or document the Weismann barrier keeps in the soma
+		// (the item carries its text). An entry the bundle names without
+		// declaring it is one it does not have.
+		r := named[id]
 		kind := RefUnavailable
-		if declared[id] {
+		if declared[id] || r.Kind != bundle.RefEntry {
 			kind = RefRedacted
 		}
-		r := named[id]
 		out = append(out, map[string]any{"id": id, "kind": kind, "locator": map[string]any{"bardo_kind": r.Kind, "bardo_id": r.ID}})
 		w.rep.ExternalRefs[kind]++
 	}

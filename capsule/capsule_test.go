@@ -69,8 +69,10 @@ func TestBuildSmallSatisfiesSchemaRules(t *testing.T) {
 	if rep.Records["assertion"] != len(b.Body.Entries)+len(b.Body.CausalGraph) {
 		t.Errorf("assertions %d, want one per entry and edge (%d)", rep.Records["assertion"], len(b.Body.Entries)+len(b.Body.CausalGraph))
 	}
-	if rep.ExternalRefs[RefRedacted] != len(b.Body.LeftOut) {
-		t.Errorf("redacted refs %d, want the bundle's %d left out", rep.ExternalRefs[RefRedacted], len(b.Body.LeftOut))
+	// The hypotheses and STRATEGY.md the reflection names stay in the
+	// soma: withheld, so redacted; nothing the fixture names is missing.
+	if rep.ExternalRefs[RefRedacted] < len(b.Body.LeftOut) || rep.ExternalRefs[RefRedacted] == 0 || rep.ExternalRefs[RefUnavailable] != 0 {
+		t.Errorf("external refs %v, bundle declares %d left out", rep.ExternalRefs, len(b.Body.LeftOut))
 	}
 	p := doc["payload"].(map[string]any)
 	if m := p["manifest"].(map[string]any); m["closure"] != "selective" || m["kind"] != "snapshot" {
@@ -220,5 +222,24 @@ func TestPackageDigestPinned(t *testing.T) {
 	const want = "sha256:22f2effb1760063d07a42fd993eb436fac76338433f19dd237e433e0213f44fc"
 	if got := PackageDigest(); got != want {
 		t.Errorf("PackageDigest() = %s, want %s", got, want)
+	}
+}
+
+func TestExternalRefKinds(t *testing.T) {
+	b, d := smallBundle(t)
+	b.Body.LeftOut = append(b.Body.LeftOut, bundle.Ref{Kind: bundle.RefEntry, ID: "ghost"})
+	b.Body.Reflection.Learned = append(b.Body.Reflection.Learned, bundle.Item{Index: 2, Name: "learned", Text: "t",
+		Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "ghost"}, {Kind: bundle.RefEntry, ID: "missing"}}})
+	doc, _, err := Build(b, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, r := range doc["payload"].(map[string]any)["external_refs"].([]any) {
+		m := r.(map[string]any)
+		kinds[m["id"].(string)] = m["kind"].(string)
+	}
+	if kinds["entry:ghost"] != RefRedacted || kinds["entry:missing"] != RefUnavailable || kinds["hypothesis:h-0"] != RefRedacted {
+		t.Errorf("external ref kinds %v", kinds)
 	}
 }

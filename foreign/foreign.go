@@ -91,9 +91,16 @@ func newReport(kind string, trusted bool) Report {
 }
 
 func (r *Report) leave(what string, n int, reason string) {
-	if n > 0 {
-		r.LeftOut = append(r.LeftOut, LeftOut{What: what, Count: n, Reason: reason})
+	if n <= 0 {
+		return
 	}
+	for i := range r.LeftOut {
+		if r.LeftOut[i].What == what {
+			r.LeftOut[i].Count += n
+			return
+		}
+	}
+	r.LeftOut = append(r.LeftOut, LeftOut{What: what, Count: n, Reason: reason})
 }
 
 // Detect says which kind of foreign file data is, by its content.

@@ -170,7 +170,7 @@ func TestLettaAgentChoice(t *testing.T) {
 	data := readFile(t, "two_agents.af")
 	rows := []struct {
 		name, agent, want string
-		err             bool
+		err               bool
 	}{
 		{"by name", "harbor-pilot-sleeptime", "harbor-pilot-sleeptime (agent-s1)", false},
 		{"by id", "agent-a1", "harbor-pilot (agent-a1)", false},
