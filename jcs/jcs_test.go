@@ -79,7 +79,7 @@ func TestFormatNumberHandWorked(t *testing.T) {
 func TestCanonicalize(t *testing.T) {
 	rows := []struct {
 		name, in, want string
-		p               Profile
+		p              Profile
 	}{
 		// RFC 8785 §3.2.2's example: whitespace goes, members sort, numbers
 		// and strings take ECMAScript's form.
