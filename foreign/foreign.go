@@ -17,6 +17,10 @@ const (
 	KindLetta = "letta"
 )
 
+// LettaFormat names the Letta Agent File format where bardo lists the
+// formats it reads.
+const LettaFormat = "letta-agent-file"
+
 // MaxFileBytes bounds the file an import reads.
 const MaxFileBytes = 256 << 20
 
