@@ -122,8 +122,8 @@ func Build(b *bundle.Bundle, digest string) (map[string]any, *Report, error) {
 			return nil, nil, err
 		}
 	}
-	for _, e := range b.Body.CausalGraph {
-		w.edge(e)
+	for i, e := range b.Body.CausalGraph {
+		w.edge(i+1, e)
 	}
 	if p := b.Body.Playbook; p != nil {
 		w.document(p)
@@ -374,8 +374,11 @@ func (w *writer) assertion(id, prop string, confidence float64, mode, status str
 	return a
 }
 
-func (w *writer) edge(e bundle.Edge) {
-	pair := e.SourceID + "->" + e.TargetID
+// edge writes the n-th edge of the causal graph (sorted by its ends).
+// Its ids are numbered, not named after the ends: entry ids may hold any
+// character, so no separator could keep two pairs apart.
+func (w *writer) edge(n int, e bundle.Edge) {
+	pair := strconv.Itoa(n)
 	prop := edgePrefix + pair
 	w.proposition(prop, EntryRecordID(e.SourceID), PredicateCause, map[string]any{"id": EntryRecordID(e.TargetID)})
 	a := w.assertion(causalPrefix+pair, prop, e.Weight, "inferred", "active")
