@@ -10,6 +10,8 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/bundlediff"
+	"github.com/bardo-golem/bardo/capsule"
+	"github.com/bardo-golem/bardo/foreign"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
@@ -84,6 +86,11 @@ func exitCode(err error) int {
 	case errors.Is(err, store.ErrNotLibrary), errors.Is(err, store.ErrIsLibrary):
 		return exitDataErr
 	case errors.Is(err, library.ErrPick): // a manual pull naming an id the export lacks
+		return exitDataErr
+	// bardo import: a capsule whose digest does not match, a file of
+	// neither kind or that breaks its format's rules.
+	case errors.Is(err, capsule.ErrDigestMismatch), errors.Is(err, capsule.ErrMalformed),
+		errors.Is(err, foreign.ErrMalformed), errors.Is(err, foreign.ErrUnknownKind):
 		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput

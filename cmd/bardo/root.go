@@ -83,6 +83,8 @@ and says what each exit status means for it.
 		newCompletionCmd(g, nil),
 		newLibraryCmd(g),
 		newRecallCmd(g, nil),
+		newCapsuleCmd(g, nil),
+		newImportCmd(g, nil),
 	)
 	return root
 }
