@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
 
@@ -110,6 +111,14 @@ type bundleResult struct {
 }
 
 func runBundle(g *globals, o bundleOptions) error {
+	// Refuse an output that is an input before anything is read.
+	inputs := []string{o.Export, o.Sign}
+	for _, src := range o.Pipeline.Clade {
+		inputs = append(inputs, store.Files(src)...)
+	}
+	if err := checkDistinct(o.Output, inputs...); err != nil {
+		return err
+	}
 	// Create the output first: an unwritable folder fails before the
 	// pass over the export, not after.
 	out, err := g.createOutput(o.Output)

@@ -88,6 +88,9 @@ type exportEmbeddingSpace struct {
 }
 
 func runExport(c *cobra.Command, g *globals, o exportOptions) error {
+	if err := checkDistinct(o.Output, store.Files(o.Store.Path)...); err != nil {
+		return err
+	}
 	s, err := openStore(c.Context(), o.Store, false)
 	if err != nil {
 		return err

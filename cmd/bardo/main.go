@@ -15,7 +15,13 @@ import (
 	"syscall"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	var stdout io.Writer = os.Stdout
+	if stdoutClosed() {
+		stdout = closedStdout{}
+	}
+	os.Exit(run(os.Args[1:], os.Stdin, stdout, os.Stderr))
+}
 
 // run executes one bardo command line and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
