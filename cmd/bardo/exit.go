@@ -84,7 +84,8 @@ func exitCode(err error) int {
 		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput
-	case errors.Is(err, store.ErrExists), errors.Is(err, atomicfile.ErrSameFile), errors.Is(err, lock.ErrNotLockFile):
+	case errors.Is(err, store.ErrExists), errors.Is(err, atomicfile.ErrSameFile), errors.Is(err, lock.ErrNotLockFile),
+		errors.Is(err, store.ErrReadOnlyStore):
 		return exitCantCreat
 	case errors.As(err, &create):
 		return exitCantCreat
