@@ -218,4 +218,3 @@ func runLibraryStats(ctx context.Context, g *globals, o libraryFlags) error {
 	}
 	return writeTable(g.stdout, g.stdoutTerminal, []string{"section", "name", "value"}, res.rows())
 }
-
