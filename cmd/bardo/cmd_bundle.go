@@ -59,7 +59,7 @@ document goes to stdout instead.
 ` + exitStatus(
 			status{exitDataErr, "the export, a --clade source or the --sign key is malformed"},
 			status{exitNoInput, "EXPORT, a --clade source or the --sign key cannot be opened"},
-			status{exitCantCreat, "OUT cannot be created"},
+			status{exitCantCreat, "OUT cannot be created, or is a file this run reads (an input, a key, the store and its companions)"},
 			status{exitIOErr, "I/O error writing OUT, disk full included"},
 		),
 		Example: `  bardo bundle grimoire.jsonl -o golem-7a.bardo
