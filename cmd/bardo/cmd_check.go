@@ -85,6 +85,11 @@ func (e *unsoundStoreError) Error() string {
 
 func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 	s, err := openStore(c.Context(), o.Store, o.Migrate)
+	if errors.Is(err, store.ErrCorrupt) {
+		// Too damaged to open (a lost table, a schema_version or meta
+		// generation out of range): a problem check found, exit 1.
+		return g.reportUnopenable(o, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -125,4 +130,19 @@ func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 		return &unsoundStoreError{path: o.Store.Path, problems: len(problems)}
 	}
 	return nil
+}
+
+// reportUnopenable prints the one problem of a store too damaged to open
+// and returns check's unsound result.
+func (g *globals) reportUnopenable(o checkOptions, err error) error {
+	p := checkProblem{"schema", err.Error()}
+	res := checkResult{Store: o.Store.Path, Problems: []checkProblem{p}}
+	if g.json {
+		if err := writeJSON(g.stdout, "bardo.check/v1", res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(g.stdout, store.Problem{Check: p.Check, Detail: p.Detail}.String())
+	}
+	return &unsoundStoreError{path: o.Store.Path, problems: 1}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -219,6 +220,9 @@ type inheritRun struct {
 // apply fail, the store this run created is removed.
 func (in *inheritRun) create(ctx context.Context) error {
 	h := &in.b.Header
+	if h.Generation == math.MaxInt {
+		return fmt.Errorf("%s: header generation %d has no successor generation a store can hold: %w", inputName(in.o.Bundle), h.Generation, inherit.ErrUnsupported)
+	}
 	m := store.Meta{
 		GolemID:      in.o.GolemID,
 		Generation:   h.Generation + 1,

@@ -164,8 +164,7 @@ type depositRun struct {
 }
 
 // create deposits into a library that does not exist yet: planned first,
-// then the library is created and the deposit applied; should the apply
-// fail, the library this run created is removed.
+// then the library is created with the deposit applied, in one step.
 func (d *depositRun) create(ctx context.Context) error {
 	dep, err := library.PlanDeposit(d.src, nil, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
 	if err != nil {
@@ -177,7 +176,18 @@ func (d *depositRun) create(ctx context.Context) error {
 		return d.render(res, dep)
 	}
 	p := d.o.Library.Path
-	s, err := store.Create(ctx, p, store.Meta{Kind: store.KindLibrary, GolemID: d.o.LibraryID}, d.o.Library.Wait, d.now)
+	// The library appears with its first deposit applied, or not at all
+	// (store.CreateWith, as a first inherit): a run killed half-way
+	// leaves no library without its deposit.
+	var activity int64
+	s, err := store.CreateWith(ctx, p, store.Meta{Kind: store.KindLibrary, GolemID: d.o.LibraryID}, d.o.Library.Wait, d.now,
+		func(s *store.Store) error {
+			var err error
+			if activity, err = s.ApplyDeposit(ctx, dep, d.now); err != nil {
+				return fmt.Errorf("depositing %s in the new library %s (not created): %w", d.src.Digest, p, err)
+			}
+			return nil
+		})
 	var pe *fs.PathError
 	switch {
 	case errors.Is(err, store.ErrExists):
@@ -186,14 +196,6 @@ func (d *depositRun) create(ctx context.Context) error {
 		return &atomicfile.OutputError{Path: p, Err: err}
 	case err != nil:
 		return err
-	}
-	activity, err := s.ApplyDeposit(ctx, dep, d.now)
-	if err != nil {
-		s.Close()
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(p + suffix)
-		}
-		return fmt.Errorf("depositing %s in the new library %s (removed): %w", d.src.Digest, p, err)
 	}
 	if err := s.Close(); err != nil {
 		return err

@@ -72,7 +72,7 @@ func exitCode(err error) int {
 	// Disk full and I/O errors first: they may reach us wrapped in any of
 	// the classes below (a temp file that cannot be created on a full disk
 	// is still a full disk).
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO), errors.Is(err, syscall.EBADF):
 		return exitIOErr
 	case errors.Is(err, trust.ErrUntrusted):
 		return exitNoPerm
@@ -94,7 +94,8 @@ func exitCode(err error) int {
 		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput
-	case errors.Is(err, store.ErrExists):
+	case errors.Is(err, store.ErrExists), errors.Is(err, atomicfile.ErrSameFile), errors.Is(err, lock.ErrNotLockFile),
+		errors.Is(err, store.ErrReadOnlyStore):
 		return exitCantCreat
 	case errors.As(err, &create):
 		return exitCantCreat
