@@ -93,6 +93,7 @@ type Selector struct {
 	heap       []Ranked // min-heap by better: heap[0] is the worst kept
 	entries    int
 	candidates int
+	minConf    float64 // a candidate's confidence must be at least this (0: any)
 }
 
 // NewSelector returns a Selector that keeps at most maxEntries candidates,
@@ -103,6 +104,17 @@ func NewSelector(maxEntries int, now time.Time) *Selector {
 		maxEntries = 0
 	}
 	return &Selector{max: maxEntries, now: now}
+}
+
+// NewSharingSelector returns a Selector whose candidates are the
+// bottleneck's candidates with confidence ≥ minConfidence, ranked and
+// capped exactly as NewSelector's: a clade push at a sharing threshold
+// (bundle.ShareThreshold). An entry below the threshold is counted among
+// the entries, not the candidates.
+func NewSharingSelector(maxEntries int, now time.Time, minConfidence float64) *Selector {
+	s := NewSelector(maxEntries, now)
+	s.minConf = minConfidence
+	return s
 }
 
 // MaxEntries returns the cap of the selection.
@@ -116,7 +128,7 @@ func (s *Selector) Now() time.Time { return s.now }
 // not modify it afterwards.
 func (s *Selector) Add(e *grimoire.Entry) {
 	s.entries++
-	if !Candidate(e) {
+	if !Candidate(e) || e.Confidence < s.minConf {
 		return
 	}
 	s.candidates++

@@ -46,6 +46,10 @@ var cddlRules = map[reflect.Type]string{
 	reflect.TypeFor[bundle.Staleness]():          "staleness",
 	reflect.TypeFor[bundle.SuccessorNote]():      "successor-note",
 	reflect.TypeFor[bundle.AccuracyBucket]():     "accuracy-bucket",
+
+	bundle.ListingWireType:                "listing-bundle",
+	reflect.TypeFor[bundle.ListingBody](): "listing-body",
+	reflect.TypeFor[bundle.Share]():       "share",
 }
 
 var cddlKey = regexp.MustCompile(`^\s*(\? )?([a-z_]+):`)
@@ -78,7 +82,7 @@ func TestCDDLMatchesTypes(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, root := range []reflect.Type{bundle.DeathWireType, bundle.SnapshotWireType} {
+	for _, root := range []reflect.Type{bundle.DeathWireType, bundle.SnapshotWireType, bundle.ListingWireType} {
 		for _, typ := range structTypes(root) {
 			if _, ok := cddlRules[typ]; !ok {
 				t.Errorf("%s has no rule in cddlRules", typ)

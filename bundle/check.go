@@ -56,9 +56,16 @@ func (b *Bundle) Check() []error {
 		c.errs = append(c.errs, err)
 	}
 	c.header()
-	if b.Header.Kind == KindSnapshot {
+	c.share()
+	switch b.Header.Kind {
+	case KindSnapshot:
 		c.snapshot()
 		return c.errs
+	case KindListing:
+		c.listing()
+		return c.errs
+	case KindClade:
+		c.cladeBody()
 	}
 	c.entries()
 	c.edges()

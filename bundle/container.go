@@ -22,16 +22,22 @@ type (
 		Body      SnapshotBody `cbor:"body"`
 		Signature *Signature   `cbor:"signature,omitempty"`
 	}
+	listingWire struct {
+		Header    Header      `cbor:"header"`
+		Body      ListingBody `cbor:"body"`
+		Signature *Signature  `cbor:"signature,omitempty"`
+	}
 )
 
 var (
 	deathWireType    = reflect.TypeFor[deathWire]()
 	snapshotWireType = reflect.TypeFor[snapshotWire]()
+	listingWireType  = reflect.TypeFor[listingWire]()
 )
 
 // wire returns b as the wire type of its kind, signed or not. Unknown kinds
 // take the death bundle's shape, so that their error is the kind, not the
-// body.
+// body; so does a clade push, whose body is a germline Body.
 func (b *Bundle) wire(withSignature bool) any {
 	var sig *Signature
 	if withSignature {
@@ -44,6 +50,13 @@ func (b *Bundle) wire(withSignature bool) any {
 		}
 		return w
 	}
+	if b.Header.Kind == KindListing {
+		w := &listingWire{Header: b.Header, Signature: sig}
+		if b.Listing != nil {
+			w.Body = *b.Listing
+		}
+		return w
+	}
 	return &deathWire{Header: b.Header, Body: b.Body, Signature: sig}
 }
 
@@ -51,6 +64,9 @@ func (b *Bundle) wire(withSignature bool) any {
 func newWire(kind string) (any, reflect.Type) {
 	if kind == KindSnapshot {
 		return new(snapshotWire), snapshotWireType
+	}
+	if kind == KindListing {
+		return new(listingWire), listingWireType
 	}
 	return new(deathWire), deathWireType
 }
@@ -61,6 +77,9 @@ func fromWire(w any) *Bundle {
 	case *snapshotWire:
 		body := w.Body
 		return &Bundle{Header: w.Header, Snapshot: &body, Signature: w.Signature}
+	case *listingWire:
+		body := w.Body
+		return &Bundle{Header: w.Header, Listing: &body, Signature: w.Signature}
 	case *deathWire:
 		return &Bundle{Header: w.Header, Body: w.Body, Signature: w.Signature}
 	}

@@ -186,14 +186,18 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 	switch {
 	case h.Format != Format:
 		return &DecodeError{"header.format", fmt.Errorf("%q is not %q", h.Format, Format)}
-	case h.Kind != KindDeath && h.Kind != KindSnapshot:
+	case h.Kind != KindDeath && h.Kind != KindSnapshot && h.Kind != KindClade && h.Kind != KindListing:
 		return &DecodeError{"header.kind", fmt.Errorf("unknown kind %q", h.Kind)}
-	// The two below are reached only by a Bundle built in memory: decoding
+	// The four below are reached only by a Bundle built in memory: decoding
 	// fills the body of the kind and nothing else.
-	case h.Kind == KindDeath && b.Snapshot != nil:
-		return &DecodeError{"body", errors.New("kind \"death\" with a snapshot body: a germline bundle never holds one")}
-	case h.Kind == KindSnapshot && (b.Snapshot == nil || !b.Body.empty()):
+	case (h.Kind == KindDeath || h.Kind == KindClade) && b.Snapshot != nil:
+		return &DecodeError{"body", fmt.Errorf("kind %q with a snapshot body: a germline bundle never holds one", h.Kind)}
+	case (h.Kind == KindDeath || h.Kind == KindClade) && b.Listing != nil:
+		return &DecodeError{"body", fmt.Errorf("kind %q with a listing body: a germline bundle holds entries, not a listing", h.Kind)}
+	case h.Kind == KindSnapshot && (b.Snapshot == nil || b.Listing != nil || !b.Body.empty()):
 		return &DecodeError{"body", errors.New("kind \"snapshot\" needs the snapshot body, and the germline body empty")}
+	case h.Kind == KindListing && (b.Listing == nil || b.Snapshot != nil || !b.Body.empty()):
+		return &DecodeError{"body", errors.New("kind \"listing\" needs the listing body, and the germline body empty")}
 	case h.Kind == KindSnapshot:
 		entries, section = b.Snapshot.Insights, "body.insights"
 	}

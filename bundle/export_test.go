@@ -7,7 +7,8 @@ import "reflect"
 var (
 	DeathWireType    = deathWireType
 	SnapshotWireType = snapshotWireType
+	ListingWireType  = listingWireType
 )
 
 // ContainerTypes maps a kind to its wire type.
-var ContainerTypes = map[string]reflect.Type{KindDeath: deathWireType, KindSnapshot: snapshotWireType}
+var ContainerTypes = map[string]reflect.Type{KindDeath: deathWireType, KindSnapshot: snapshotWireType, KindClade: deathWireType, KindListing: listingWireType}

@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"github.com/bardo-golem/bardo/internal/edcheck"
+
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -42,7 +44,15 @@ func verifySignature(s *Signature, digest string) (string, error) {
 		return "signature.public_key", fmt.Errorf("%d bytes, want %d", len(s.PublicKey), ed25519.PublicKeySize)
 	case len(s.Sig) != ed25519.SignatureSize:
 		return "signature.sig", fmt.Errorf("%d bytes, want %d", len(s.Sig), ed25519.SignatureSize)
-	case !ed25519.Verify(ed25519.PublicKey(s.PublicKey), []byte(digest), s.Sig):
+	}
+	// A weak key or signature verifies for messages nobody signed.
+	if err := edcheck.PublicKey(s.PublicKey); edcheck.Weak(err) {
+		return "signature.public_key", fmt.Errorf("weak ed25519 public key: %w", err)
+	}
+	if err := edcheck.Signature(s.Sig); edcheck.Weak(err) {
+		return "signature.sig", fmt.Errorf("weak ed25519 signature: %w", err)
+	}
+	if !ed25519.Verify(ed25519.PublicKey(s.PublicKey), []byte(digest), s.Sig) {
 		return "signature", errBadSignature
 	}
 	return "", nil

@@ -10,6 +10,14 @@ const (
 	// KindSnapshot is an insurance snapshot: a living Golem's degraded
 	// backup, whose body is a SnapshotBody (snapshot.go).
 	KindSnapshot = "snapshot"
+	// KindClade is a clade push: the germline candidates a dying Golem
+	// shares with its siblings at its phase's sharing threshold. Its body
+	// is a Body with entries, PLAYBOOK.md and the causal graph among them
+	// only (legacy.go).
+	KindClade = "clade"
+	// KindListing is a marketplace listing: the dying Golem's most novel
+	// death-reflection items, whose body is a ListingBody (legacy.go).
+	KindListing = "listing"
 )
 
 // Reference kinds.
@@ -26,14 +34,16 @@ const EncodingF32LE = "f32le"
 // covers, and an optional signature outside it.
 //
 // A bundle holds one body, chosen by Header.Kind: Body, the germline, for
-// KindDeath; Snapshot for KindSnapshot. Either is written under the key
-// "body" (see container.go); the one the kind does not use is empty — Body
-// is its zero value in a snapshot, Snapshot is nil in a death bundle — and
-// Encode refuses a bundle that sets the other.
+// KindDeath and KindClade; Snapshot for KindSnapshot; Listing for
+// KindListing. Each is written under the key "body" (see container.go);
+// those the kind does not use are empty — Body is its zero value in a
+// snapshot or a listing, Snapshot and Listing are nil in a death or clade
+// bundle — and Encode refuses a bundle that sets another.
 type Bundle struct {
 	Header    Header        `cbor:"header"`
 	Body      Body          `cbor:"body"` // KindDeath
 	Snapshot  *SnapshotBody `cbor:"body"` // KindSnapshot
+	Listing   *ListingBody  `cbor:"body"` // KindListing
 	Signature *Signature    `cbor:"signature,omitempty"`
 }
 
@@ -53,6 +63,7 @@ type Header struct {
 	Bottleneck Bottleneck `cbor:"bottleneck"`
 	Counts     Counts     `cbor:"counts"`
 	Advisor    *Advisor   `cbor:"advisor,omitempty"`
+	Share      *Share     `cbor:"share,omitempty"` // KindClade only
 }
 
 // Death says how and when the Golem died.

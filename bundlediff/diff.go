@@ -40,7 +40,7 @@ func (e *KindError) Error() string {
 	if e.A != e.B {
 		return fmt.Sprintf("cannot diff a %s bundle against a %s bundle", e.A, e.B)
 	}
-	return fmt.Sprintf("cannot diff bundles of kind %q: this version diffs %q bundles and %q snapshots", e.A, bundle.KindDeath, bundle.KindSnapshot)
+	return fmt.Sprintf("cannot diff bundles of kind %q: this version diffs %q, %q and %q bundles and %q snapshots", e.A, bundle.KindDeath, bundle.KindClade, bundle.KindListing, bundle.KindSnapshot)
 }
 
 func (e *KindError) Unwrap() error { return ErrIncomparable }
@@ -104,7 +104,7 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("match %q is neither %q nor %q", opts.Match, MatchID, MatchContent)
 	}
 	kind := a.Header.Kind
-	if kind != b.Header.Kind || (kind != bundle.KindDeath && kind != bundle.KindSnapshot) {
+	if kind != b.Header.Kind || (kind != bundle.KindDeath && kind != bundle.KindSnapshot && kind != bundle.KindClade && kind != bundle.KindListing) {
 		return nil, &KindError{A: a.Header.Kind, B: b.Header.Kind}
 	}
 	r := &Result{}
@@ -121,6 +121,12 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 		if err := diffSnapshots(r, a, b, opts.Match == MatchContent); err != nil {
 			return nil, err
 		}
+		return r, nil
+	}
+	if kind == bundle.KindListing {
+		// A listing's items are reflection items: compared category by
+		// category, as a death bundle's reflection is.
+		r.Reflection = diffReflection(listingReflection(a), listingReflection(b))
 		return r, nil
 	}
 	if r.Entries, err = diffEntries(a, b, "body.entries", a.Body.Entries, b.Body.Entries, opts.Match == MatchContent); err != nil {

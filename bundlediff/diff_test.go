@@ -243,7 +243,7 @@ func TestDiffErrors(t *testing.T) {
 		if !errors.As(err, &ke) || !errors.Is(err, ErrIncomparable) {
 			t.Fatalf("error %v, want a KindError matching ErrIncomparable", err)
 		}
-		const want = `cannot diff bundles of kind "testament": this version diffs "death" bundles and "snapshot" snapshots`
+		const want = `cannot diff bundles of kind "testament": this version diffs "death", "clade" and "listing" bundles and "snapshot" snapshots`
 		if err.Error() != want {
 			t.Errorf("error %q, want %q", err, want)
 		}

@@ -32,7 +32,22 @@ func diffHeader(a, b *bundle.Header) []Change {
 	c.int("counts.toxic_entries", int64(ac.ToxicEntries), int64(bc.ToxicEntries))
 	c.int("counts.left_out", int64(ac.LeftOut), int64(bc.LeftOut))
 	diffAdvisor(&c, a.Advisor, b.Advisor)
+	diffShare(&c, a.Share, b.Share)
 	return nonNil(c)
+}
+
+// diffShare compares the sharing thresholds of two clade pushes.
+func diffShare(c *changes, a, b *bundle.Share) {
+	var at, bt *float64
+	var ap, bp string
+	if a != nil {
+		at, ap = &a.Threshold, a.Phase
+	}
+	if b != nil {
+		bt, bp = &b.Threshold, b.Phase
+	}
+	c.optFloat("share.threshold", at, bt)
+	c.str("share.phase", ap, bp)
 }
 
 func diffDeath(c *changes, a, b *bundle.Death) {

@@ -181,3 +181,20 @@ func sameVector(a, b *bundle.Vector) bool {
 	}
 	return a.Space == b.Space && a.Dims == b.Dims && bytes.Equal(a.Data, b.Data)
 }
+
+// listingReflection files a listing's items under their categories, in
+// listing order within each.
+func listingReflection(b *bundle.Bundle) *bundle.Reflection {
+	r := &bundle.Reflection{}
+	if b.Listing == nil {
+		return r
+	}
+	lists := [9]*[]bundle.Item{&r.BuiltToDo, &r.Learned, &r.GotWrong, &r.Confused, &r.Suspect,
+		&r.TellSuccessor, &r.NeverTested, &r.FinalPlaybook, &r.CausalGraph}
+	for _, it := range b.Listing.Items {
+		if it.Index >= 1 && it.Index <= len(lists) {
+			*lists[it.Index-1] = append(*lists[it.Index-1], it)
+		}
+	}
+	return r
+}

@@ -26,7 +26,9 @@
 //     arrive at base × 0.85^(hops−1), hops from the bundle's generation.
 //   - Clade channel: min(confidence, 0.4) × 0.80 (at most 0.32), no
 //     generational factor; the source stays the sibling's. Reflection items
-//     and autopsy markers arrive at min(base, 0.4) × 0.80.
+//     and autopsy markers arrive at min(base, 0.4) × 0.80. A clade push
+//     (bundle.KindClade, bardo legacy) arrives on this channel only: on any
+//     other PlanBundle returns a *ChannelError (ErrUnsupported).
 //   - Below the retrieval floor 0.05 on arrival a row is stored archived
 //     and counted (Counts.ArchivedBelowFloor), never dropped.
 //

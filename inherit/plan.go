@@ -171,6 +171,8 @@ func (p *Plan) Resolve(merge func(SameAs) bool) {
 
 // PlanBundle decides how bundle b, whose digest is digest, arrives in the
 // store t. A death bundle arrives on the predecessor or the clade channel;
+// a clade push (bundle.KindClade) on the clade channel only, a sibling's
+// knowledge at CladeConfidence, never as a predecessor (ChannelError);
 // an insurance snapshot on the snapshot channel only, as a degraded
 // inheritance (see the package documentation). It returns
 // ErrDigestMismatch when digest is not b's, ErrUnsupported for another
@@ -228,8 +230,16 @@ func checkOptions(o *Options, kind string) error {
 		default:
 			return fmt.Errorf("bundle kind %q arrives on channel %q only, not %q: %w", kind, ChannelSnapshot, o.Channel, ErrUnsupported)
 		}
+	case bundle.KindClade:
+		switch o.Channel {
+		case ChannelClade:
+		case "", ChannelPredecessor:
+			return &ChannelError{Kind: kind, Channel: ChannelPredecessor, Want: ChannelClade}
+		default:
+			return &ChannelError{Kind: kind, Channel: o.Channel, Want: ChannelClade}
+		}
 	default:
-		return fmt.Errorf("bundle kind %q: want %q or %q: %w", kind, bundle.KindDeath, bundle.KindSnapshot, ErrUnsupported)
+		return fmt.Errorf("bundle kind %q: want %q, %q or %q: %w", kind, bundle.KindDeath, bundle.KindClade, bundle.KindSnapshot, ErrUnsupported)
 	}
 	switch o.OnSimilar {
 	case "":
@@ -262,6 +272,20 @@ func params(o Options, t Target) map[string]any {
 		"bloodstain_demurrage_weight": BloodstainDemurrageWeight,
 	}
 }
+
+// A ChannelError is a bundle offered on a channel its kind does not come
+// by: a clade push on the predecessor channel, say. It matches
+// ErrUnsupported (exit 65); Want is the channel that takes it.
+type ChannelError struct {
+	Kind, Channel, Want string
+}
+
+func (e *ChannelError) Error() string {
+	return fmt.Sprintf("bundle kind %q arrives on channel %q only, not %q", e.Kind, e.Want, e.Channel)
+}
+
+// Is makes a ChannelError match ErrUnsupported.
+func (e *ChannelError) Is(target error) bool { return target == ErrUnsupported }
 
 // digest12 is the first 12 hex digits of a "sha256:<hex>" digest, which
 // name the rows a bundle's reflection and autopsy give birth to.

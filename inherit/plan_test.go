@@ -37,7 +37,7 @@ func TestPlanErrors(t *testing.T) {
 			b := good()
 			b.Header.Kind = "testament"
 			return b
-		}, is: inherit.ErrUnsupported, msg: `bundle kind "testament": want "death" or "snapshot": not supported by this version of bardo`},
+		}, is: inherit.ErrUnsupported, msg: `bundle kind "testament": want "death", "clade" or "snapshot": not supported by this version of bardo`},
 		{name: "bad snapshot insight time", b: func() *bundle.Bundle {
 			b := newSnapshot(0, entry("s1", "text", 0.5, 0, e1))
 			b.Snapshot.Insights[0].LastAccessedAt = "later"

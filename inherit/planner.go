@@ -110,7 +110,7 @@ func (pl *planner) run() error {
 		}
 	}
 	pl.flags(markers, admitted)
-	if b.Header.Kind == bundle.KindDeath {
+	if b.Header.Kind == bundle.KindDeath || b.Header.Kind == bundle.KindClade {
 		pl.edges(rowOf, inBundle)
 	}
 	if pl.o.Channel == ChannelPredecessor && b.Header.Generation >= pl.t.Generation {

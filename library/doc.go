@@ -8,7 +8,7 @@
 //
 // # Deposits
 //
-// A deposit comes by one of three channels:
+// A deposit comes by one of four channels:
 //
 //   - death (a germline bundle, the primary channel): insights and
 //     heuristics with confidence ≥ 0.6, every warning whatever its
@@ -21,9 +21,15 @@
 //   - live (a living Golem's export): entries of the six germline
 //     categories with confidence ≥ 0.5, not quarantined; no edges or
 //     documents. Lower trust shows when equipping (multiplier 0.60).
-//   - clade (a sibling's bundle): the death filter above, each entry at
-//     its confidence × 0.80; its edges as for a death deposit, its
-//     playbook under "clade/<golem>-g<generation>/PLAYBOOK.md".
+//   - clade (a sibling's bundle or clade push): the death filter above,
+//     each entry at its confidence × 0.80; its edges as for a death
+//     deposit, its playbook under "clade/<golem>-g<generation>/PLAYBOOK.md".
+//   - manual (a dying Golem's export, pulled by hand, FromExportPicked):
+//     exactly the picked entries, whatever their category or confidence,
+//     at their confidence, without their soma, and the edges among them
+//     that qualify; a picked id the export lacks, or a quarantined entry,
+//     is a *PickError and nothing is deposited. Its key (ManualDigest)
+//     covers the export and the picked ids.
 //
 // A deposited entry keeps its content, vector, categories and counts, its
 // source (where its confidence was last earned: equip counts generations

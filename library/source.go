@@ -72,8 +72,9 @@ func EdgeQualifies(e *grimoire.CausalEdge) bool {
 }
 
 // FromBundle reads what a germline bundle offers by channel (death or
-// clade). It returns inherit.ErrDigestMismatch when digest is not b's,
-// inherit.ErrUnsupported for a bundle that is not a death bundle or a
+// clade; a clade push by clade only). It returns inherit.ErrDigestMismatch
+// when digest is not b's, inherit.ErrUnsupported for a bundle that is not a
+// death bundle or a clade push, or a
 // channel a bundle does not come by, and an error matching
 // bundle.ErrCorrupt for a time or vector it cannot read.
 func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
@@ -81,8 +82,11 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
 		return nil, fmt.Errorf("channel %q: a bundle is deposited by %q or %q: %w", channel, ChannelDeath, ChannelClade, inherit.ErrUnsupported)
 	}
 	h := &b.Header
-	if h.Kind != bundle.KindDeath {
-		return nil, fmt.Errorf("bundle kind %q: only %q bundles are deposited: %w", h.Kind, bundle.KindDeath, inherit.ErrUnsupported)
+	switch {
+	case h.Kind == bundle.KindClade && channel != ChannelClade:
+		return nil, &inherit.ChannelError{Kind: h.Kind, Channel: channel, Want: ChannelClade}
+	case h.Kind != bundle.KindDeath && h.Kind != bundle.KindClade:
+		return nil, fmt.Errorf("bundle kind %q: only %q bundles and %q pushes are deposited: %w", h.Kind, bundle.KindDeath, bundle.KindClade, inherit.ErrUnsupported)
 	}
 	actual, err := b.Digest()
 	if err != nil {

@@ -32,7 +32,7 @@ const (
 type Bundle struct {
 	Name       string // how the caller names it: a file name
 	Digest     string // "sha256:<hex>" of its header and body
-	Kind       string // death | snapshot
+	Kind       string // death | snapshot | clade | listing
 	GolemID    string
 	Generation int
 	ExportedAt string

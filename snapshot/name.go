@@ -38,14 +38,21 @@ type Info struct {
 // <exported_at as 20261102T140000Z>-<first 12 hex digits of the
 // digest>.snapshot". The id is sanitized by FileID.
 func Name(golemID string, exportedAt time.Time, digest string) (string, error) {
+	return NameWith(golemID, exportedAt, digest, Ext)
+}
+
+// NameWith is Name for a bundle of another kind, whose file name ends in
+// ext (".clade", ".listing") in place of Ext: every bundle bardo names in
+// a folder is named by one rule.
+func NameWith(golemID string, exportedAt time.Time, digest, ext string) (string, error) {
 	hex, ok := strings.CutPrefix(digest, "sha256:")
 	if !ok || len(hex) != 64 || !isLowerHex(hex) {
-		return "", fmt.Errorf("snapshot name: %q is not a digest (\"sha256:\" and 64 lower-case hex digits)", digest)
+		return "", fmt.Errorf("bundle file name: %q is not a digest (\"sha256:\" and 64 lower-case hex digits)", digest)
 	}
 	if golemID == "" {
-		return "", errors.New("snapshot name: golem id is empty")
+		return "", errors.New("bundle file name: golem id is empty")
 	}
-	return FileID(golemID) + "-" + exportedAt.UTC().Format(TimeLayout) + "-" + hex[:DigestPrefixLen] + Ext, nil
+	return FileID(golemID) + "-" + exportedAt.UTC().Format(TimeLayout) + "-" + hex[:DigestPrefixLen] + ext, nil
 }
 
 // FileID returns a Golem id as it appears in file names: bytes other than

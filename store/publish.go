@@ -100,6 +100,27 @@ func removeDatabase(p string) {
 	}
 }
 
+// SizeOnDisk is the size of the store at p on disk: the database and its
+// write-ahead log.
+func SizeOnDisk(p string) (int64, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, err
+	}
+	n := fi.Size()
+	if wal, err := os.Stat(p + "-wal"); err == nil {
+		n += wal.Size()
+	}
+	return n, nil
+}
+
+// Files returns the files of the store at p: the database, SQLite's
+// companions (-wal, -shm, -journal) and the lock file, whether they exist
+// yet or not. No output may be one of them.
+func Files(p string) []string {
+	return []string{p, p + "-wal", p + "-shm", p + "-journal", p + ".lock"}
+}
+
 // syncFolder makes a rename in dir durable. Some file systems cannot sync
 // a folder; the rename is as durable there as it can be made.
 func syncFolder(dir string) error {

@@ -177,12 +177,24 @@ func Open(ctx context.Context, p string, o Options) (*Store, error) {
 	}
 	var l *lock.Lock
 	if o.Write {
+		if err := checkWritable(p); err != nil {
+			return nil, err
+		}
 		var err error
 		if l, err = lock.Acquire(ctx, p+".lock", o.Wait); err != nil {
+			if readOnlyCause(err) {
+				return nil, &ReadOnlyError{Path: p, Err: unwrapAll(err)}
+			}
 			return nil, err
 		}
 	}
 	s, err := open(ctx, p, o.Write)
+	if err != nil && !o.Write && cannotOpenShared(err) {
+		// A store on a read-only file system (or in a folder this user
+		// cannot write) cannot get SQLite's shared-memory companion; no
+		// one can write it either, so it is read as immutable.
+		s, err = openImmutable(ctx, p)
+	}
 	if err != nil {
 		l.Release()
 		return nil, err
@@ -192,7 +204,17 @@ func Open(ctx context.Context, p string, o Options) (*Store, error) {
 }
 
 func open(ctx context.Context, p string, write bool) (*Store, error) {
-	db, err := sql.Open("sqlite", dsn(p, !write))
+	return openDSN(ctx, p, write, dsn(p, !write))
+}
+
+// openImmutable opens the store at p read-only without SQLite's locking or
+// shared memory: for a store nobody can write.
+func openImmutable(ctx context.Context, p string) (*Store, error) {
+	return openDSN(ctx, p, false, "file:"+uriPath.Replace(p)+"?mode=ro&immutable=1&_pragma=foreign_keys(1)")
+}
+
+func openDSN(ctx context.Context, p string, write bool, source string) (*Store, error) {
+	db, err := sql.Open("sqlite", source)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +239,10 @@ func open(ctx context.Context, p string, write bool) (*Store, error) {
 		}
 	}
 	if s.meta, err = readMeta(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if err := checkTables(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
@@ -245,7 +271,10 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	var n int
 	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'").Scan(&n)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrNotStore, err)
+		if ioErr := sqliteIOError(err); ioErr != nil {
+			return 0, ioErr
+		}
+		return 0, fmt.Errorf("%w: %w", ErrNotStore, err)
 	}
 	if n == 0 {
 		return 0, ErrNotStore
@@ -257,6 +286,9 @@ func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	version, err := strconv.Atoi(v)
 	if err != nil {
 		return 0, fmt.Errorf("%w: schema_version %q", ErrNotStore, v)
+	}
+	if version < 1 {
+		return 0, fmt.Errorf("%w: schema_version %d is not a schema version (they start at 1); restore the store from a backup", ErrCorrupt, version)
 	}
 	return version, nil
 }
@@ -356,6 +388,9 @@ func readMeta(ctx context.Context, db *sql.DB) (Meta, error) {
 	}
 	if m.Generation, err = strconv.Atoi(kv["generation"]); err != nil {
 		return Meta{}, fmt.Errorf("%w: generation %q", ErrNotStore, kv["generation"])
+	}
+	if m.Generation < 0 {
+		return Meta{}, fmt.Errorf("%w: meta generation %d is negative; restore the store from a backup", ErrCorrupt, m.Generation)
 	}
 	if m.CreatedAt, err = time.Parse(time.RFC3339Nano, kv["created_at"]); err != nil {
 		return Meta{}, fmt.Errorf("%w: created_at %q", ErrNotStore, kv["created_at"])

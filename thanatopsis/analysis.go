@@ -25,6 +25,9 @@ type Analysis struct {
 	Novelty [9][]novelty.Score
 	// Bundle is the germline bundle; Build returns it.
 	Bundle *bundle.Bundle
+	// Push is the clade push (bundle.KindClade) when Options.Share asked
+	// for one, else nil.
+	Push *bundle.Bundle
 	// Passes is how many times the export was read: 1, or 2 when a toxic
 	// entry's record was kept by no stage of the first pass.
 	Passes int
@@ -34,6 +37,9 @@ type Analysis struct {
 func firstPass(src opener, opts Options) (*pass, error) {
 	maxEntries, err := opts.maxEntries()
 	if err != nil {
+		return nil, err
+	}
+	if err := opts.Share.check(); err != nil {
 		return nil, err
 	}
 	if err := opts.check(); err != nil {
@@ -49,6 +55,11 @@ func firstPass(src opener, opts Options) (*pass, error) {
 		now = h.ExportedAt
 	}
 	p := newPass(h, maxEntries, now, opts.Limits)
+	if sh := opts.Share; sh != nil {
+		share := sh.resolve(h.Phase)
+		p.share = &share
+		p.push = &selection{sel: bottleneck.NewSharingSelector(sh.MaxEntries, now, share.Threshold)}
+	}
 	if err := p.read(r); err != nil {
 		r.Close()
 		return nil, err
@@ -89,7 +100,7 @@ func analyze(src opener, opts Options) (*Analysis, error) {
 		return nil, err
 	}
 
-	a.Bundle = p.assemble(ranked, edges, edgesLeftOut)
+	a.Bundle = p.assemble(p.selection.sel, ranked, edges, edgesLeftOut)
 	a.Bundle.Body.Reflection = germlineReflection(a.Reflection)
 	a.Bundle.Body.Autopsy = germlineAutopsy(a.Autopsy, toxic)
 	a.Bundle.Body.LeftOut = leftOut(a.Bundle)
@@ -104,6 +115,9 @@ func analyze(src opener, opts Options) (*Analysis, error) {
 	c.ReflectionItems = a.Reflection.Len()
 	c.ToxicEntries = len(a.Bundle.Body.Autopsy.ToxicEntries)
 	c.LeftOut = len(a.Bundle.Body.LeftOut)
+	if p.push != nil {
+		a.Push = p.cladePush()
+	}
 	return a, nil
 }
 

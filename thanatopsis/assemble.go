@@ -10,13 +10,13 @@ import (
 // what the collectors kept: the ranked entries, PLAYBOOK.md and the
 // germline causal graph. The reflection, the autopsy and the left-out
 // closure are added by the caller.
-func (p *pass) assemble(ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLeftOut int) *bundle.Bundle {
+func (p *pass) assemble(sel *bottleneck.Selector, ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLeftOut int) *bundle.Bundle {
 	entries := make([]bundle.Entry, len(ranked))
 	for i, r := range ranked {
 		entries[i] = bundle.EntryOf(r.Entry, p.header, r.Score, r.Decay)
 	}
 	b := &bundle.Bundle{
-		Header: p.bundleHeader(),
+		Header: p.bundleHeader(sel),
 		Body: bundle.Body{
 			Entries:     entries,
 			Playbook:    playbook(p.documents.playbook),
@@ -25,8 +25,8 @@ func (p *pass) assemble(ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLe
 	}
 	b.Header.Counts = bundle.Counts{
 		Entries:      len(entries),
-		Candidates:   p.selection.sel.Candidates(),
-		SomaEntries:  p.selection.sel.Entries() - len(entries),
+		Candidates:   sel.Candidates(),
+		SomaEntries:  sel.Entries() - len(entries),
 		CausalEdges:  len(edges),
 		EdgesLeftOut: edgesLeftOut,
 		Episodes:     p.episodes.n,
@@ -36,7 +36,7 @@ func (p *pass) assemble(ranked []bottleneck.Ranked, edges []bundle.Edge, edgesLe
 
 // bundleHeader copies what the bundle header takes from the export header;
 // the owner's address stays behind.
-func (p *pass) bundleHeader() bundle.Header {
+func (p *pass) bundleHeader(sel *bottleneck.Selector) bundle.Header {
 	h := p.header
 	bh := bundle.Header{
 		Format:     bundle.Format,
@@ -47,8 +47,8 @@ func (p *pass) bundleHeader() bundle.Header {
 		ExportedAt: bundle.Timestamp(h.ExportedAt),
 		Phase:      h.Phase,
 		Bottleneck: bundle.Bottleneck{
-			MaxEntries: p.selection.sel.MaxEntries(),
-			Now:        bundle.Timestamp(p.selection.sel.Now()),
+			MaxEntries: sel.MaxEntries(),
+			Now:        bundle.Timestamp(sel.Now()),
 		},
 	}
 	if h.ParentBundle != "" {
@@ -74,4 +74,17 @@ func playbook(doc *grimoire.Document) *bundle.Document {
 		return nil
 	}
 	return &bundle.Document{Name: doc.Name, Text: doc.Text, Digest: bundle.DocumentDigest(doc.Text)}
+}
+
+// cladePush makes the clade push from the push's selection: its entries,
+// the causal edges among them, PLAYBOOK.md, and header.share. It carries
+// no reflection or autopsy: those are the successor's.
+func (p *pass) cladePush() *bundle.Bundle {
+	ranked := p.push.sel.Result()
+	edges, edgesLeftOut := p.graph.germline(selectedIDs(ranked))
+	b := p.assemble(p.push.sel, ranked, edges, edgesLeftOut)
+	b.Header.Kind = bundle.KindClade
+	share := *p.share
+	b.Header.Share = &share
+	return b
 }

@@ -59,6 +59,16 @@
 // references; header.advisor names the advisor and says whether its answer
 // was used, or why not.
 //
+// # Clade push
+//
+// With Options.Share the same pass also keeps a second bottleneck
+// selection (bottleneck.NewSharingSelector): the candidates whose
+// confidence is at or above the sharing threshold of the header's phase
+// (bundle.ShareThreshold), or of Share.Phase, or Share.Threshold, ranked
+// and capped exactly as the germline's. Analysis.Push is then a bundle of
+// kind clade: those entries, the causal edges among them and PLAYBOOK.md,
+// its header.share saying which threshold it used (package legacy).
+//
 // # Weismann barrier
 //
 // Nothing soma reaches the bundle: entries lose their emotional tag and

@@ -37,7 +37,61 @@ type Options struct {
 	// Limits caps the reflection's categories; a field ≤ 0 takes its
 	// default (deathreflect.DefaultLimits).
 	Limits deathreflect.Limits
+	// Share, when set, has the same pass also build the clade push
+	// (Analysis.Push).
+	Share *Share
 }
+
+// Share asks for a clade push: the bottleneck's candidates whose
+// confidence is at least the sharing threshold, ranked and capped as the
+// bottleneck ranks, with the causal edges among them and PLAYBOOK.md. Soma
+// never crosses, as in the germline bundle.
+type Share struct {
+	// Phase chooses the threshold (bundle.ShareThreshold); empty means the
+	// export header's phase.
+	Phase string
+	// Threshold, when set, is the threshold whatever the phase.
+	Threshold *float64
+	// MaxEntries caps the push, in [1, bottleneck.MaxEntriesLimit].
+	MaxEntries int
+}
+
+func (s *Share) check() error {
+	switch {
+	case s == nil:
+		return nil
+	case s.MaxEntries < 1 || s.MaxEntries > bottleneck.MaxEntriesLimit:
+		return fmt.Errorf("%w: clade push cap %d is outside [1, %d]", ErrMaxEntries, s.MaxEntries, bottleneck.MaxEntriesLimit)
+	case s.Threshold != nil && !(*s.Threshold >= 0 && *s.Threshold <= 1):
+		return fmt.Errorf("%w: %v is outside [0,1]", ErrShareThreshold, *s.Threshold)
+	}
+	if _, ok := bundle.ShareThreshold(s.Phase); !ok {
+		return fmt.Errorf("%w: phase %q is not one of %v", ErrShareThreshold, s.Phase, grimoire.Phases)
+	}
+	return nil
+}
+
+// resolve returns what the push records in header.share for an export
+// whose header names phase: the threshold asked for (no phase), or the
+// phase's (Share.Phase, else the header's) with that phase; an export that
+// names no phase is not yet dying and shares at the thriving threshold.
+func (s *Share) resolve(phase string) bundle.Share {
+	if s.Threshold != nil {
+		return bundle.Share{Threshold: *s.Threshold}
+	}
+	if s.Phase != "" {
+		phase = s.Phase
+	}
+	t, ok := bundle.ShareThreshold(phase)
+	if !ok { // the reader validated the header's phase
+		t = bundle.ShareThresholdUnknownPhase
+	}
+	return bundle.Share{Threshold: t, Phase: phase}
+}
+
+// ErrShareThreshold is matched by the error for a Share whose threshold
+// is out of range or whose phase is not a phase.
+var ErrShareThreshold = errors.New("invalid sharing threshold")
 
 // Advisor is an external command that writes reflection category 6.
 // Running it (a process, its timeout, its output) is the caller's
@@ -127,6 +181,8 @@ type pass struct {
 	episodes   *episodes
 	autopsy    *autopsyStage
 	reflection *reflectionStage
+	push       *selection    // the clade push's selection; nil when none is asked for
+	share      *bundle.Share // the push's threshold, resolved against the header
 }
 
 func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits deathreflect.Limits) *pass {
@@ -142,7 +198,11 @@ func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits deathrefl
 }
 
 func (p *pass) collectors() []collector {
-	return []collector{p.selection, p.graph, p.documents, p.episodes, p.autopsy, p.reflection}
+	cs := []collector{p.selection, p.graph, p.documents, p.episodes, p.autopsy, p.reflection}
+	if p.push != nil {
+		cs = append(cs, p.push)
+	}
+	return cs
 }
 
 // read streams every record of r through the collectors.

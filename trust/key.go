@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"github.com/bardo-golem/bardo/internal/edcheck"
+
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
@@ -74,6 +76,11 @@ func ParsePublicKey(p []byte) (ed25519.PublicKey, error) {
 	k, err := parseLine(p, PublicKeyPrefix, SecretKeyPrefix, "a secret key, not a public key: keep it private, and give its .pub file", true)
 	if err != nil {
 		return nil, err
+	}
+	// A small-order key lets a signature with a small-order R verify for
+	// any bundle; no key bardo keygen makes is one.
+	if err := edcheck.PublicKey(k); err != nil {
+		return nil, fmt.Errorf("%w: weak ed25519 public key (%v): no signing key has it", ErrMalformedKey, err)
 	}
 	return ed25519.PublicKey(k), nil
 }

@@ -78,6 +78,11 @@ func TestParseKeyRejects(t *testing.T) {
 		{"short key", trust.PublicKeyPrefix + "AQID", "3 bytes after"},
 		{"long key", good[:len(good)-1] + "AAAA", "not standard padded base64"},
 		{"64 bytes", trust.PublicKeyPrefix + strings.Repeat("AAAA", 21) + "AA==", "64 bytes after"},
+		// 01 and 31 zero bytes, the neutral point: any signature with a
+		// neutral R and S = 0 verifies under it.
+		{"neutral point", trust.PublicKeyPrefix + "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "weak ed25519 public key (point of small order)"},
+		{"order-8 point", trust.PublicKeyPrefix + "xxdqcD1N2E+6PAt2DRBnDyogU/osOczGTsf9d5KsA3o=", "weak ed25519 public key (point of small order)"},
+		{"y = p", trust.PublicKeyPrefix + "7f///////////////////////////////////////38=", "weak ed25519 public key (non-canonical encoding)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := trust.ParsePublicKey([]byte(tc.in))

@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"github.com/bardo-golem/bardo/internal/edcheck"
+
 	"bytes"
 	"crypto/ed25519"
 	"errors"
@@ -53,6 +55,10 @@ func Judge(b *bundle.Bundle, digest string, trusted []ed25519.PublicKey) (Verdic
 		return Verdict{}, &bundle.DecodeError{Section: "signature.alg", Err: fmt.Errorf("algorithm %q is not %q", s.Algorithm, bundle.AlgEd25519)}
 	case len(s.PublicKey) != ed25519.PublicKeySize:
 		return Verdict{}, &bundle.DecodeError{Section: "signature.public_key", Err: fmt.Errorf("%d bytes, want %d", len(s.PublicKey), ed25519.PublicKeySize)}
+	case edcheck.Weak(edcheck.PublicKey(s.PublicKey)):
+		return Verdict{}, &bundle.DecodeError{Section: "signature.public_key", Err: fmt.Errorf("weak ed25519 public key: %w", edcheck.PublicKey(s.PublicKey))}
+	case edcheck.Weak(edcheck.Signature(s.Sig)):
+		return Verdict{}, &bundle.DecodeError{Section: "signature.sig", Err: fmt.Errorf("weak ed25519 signature: %w", edcheck.Signature(s.Sig))}
 	case !ed25519.Verify(s.PublicKey, []byte(digest), s.Sig):
 		return Verdict{}, &bundle.DecodeError{Section: "signature", Err: errors.New("does not verify against the digest and public key")}
 	}

@@ -74,6 +74,14 @@ func TestJudgeForged(t *testing.T) {
 		{"key swapped", func(b *bundle.Bundle) { b.Signature.PublicKey = []byte(testKey(2).Public().(ed25519.PublicKey)) }, "signature: does not verify"},
 		{"short key", func(b *bundle.Bundle) { b.Signature.PublicKey = b.Signature.PublicKey[:31] }, "signature.public_key: 31 bytes"},
 		{"other algorithm", func(b *bundle.Bundle) { b.Signature.Algorithm = "rsa" }, `signature.alg: algorithm "rsa"`},
+		// The neutral point as key and as R, S = 0: crypto/ed25519 verifies
+		// it for every digest.
+		{"neutral key, neutral R", func(b *bundle.Bundle) {
+			b.Signature.PublicKey = neutralPoint()
+			b.Signature.Sig = append(neutralPoint(), make([]byte, 32)...)
+		}, "signature.public_key: weak ed25519 public key: point of small order"},
+		{"small-order R", func(b *bundle.Bundle) { copy(b.Signature.Sig, neutralPoint()) }, "signature.sig: weak ed25519 signature: point of small order"},
+		{"S above L", func(b *bundle.Bundle) { b.Signature.Sig[63] = 0xff }, "signature.sig: weak ed25519 signature: non-canonical"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBundle("a", "b", "c")
@@ -90,5 +98,18 @@ func TestJudgeForged(t *testing.T) {
 				t.Errorf("Judge: %v, want ErrCorrupt saying %q", err, tc.reason)
 			}
 		})
+	}
+}
+
+// neutralPoint is the encoding of the curve's neutral point, 01 and 31
+// zero bytes: a public key of order 1.
+func neutralPoint() []byte { return append([]byte{1}, make([]byte, 31)...) }
+
+// TestNeutralForgeryVerifiesInStdlib shows the forgery the checks refuse
+// is real: without them, crypto/ed25519 accepts it for any digest.
+func TestNeutralForgeryVerifiesInStdlib(t *testing.T) {
+	sig := append(neutralPoint(), make([]byte, 32)...)
+	if !ed25519.Verify(neutralPoint(), []byte("sha256:anything"), sig) {
+		t.Skip("this crypto/ed25519 refuses the neutral forgery itself")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
 
@@ -58,7 +59,7 @@ document goes to stdout instead.
 ` + exitStatus(
 			status{exitDataErr, "the export, a --clade source or the --sign key is malformed"},
 			status{exitNoInput, "EXPORT, a --clade source or the --sign key cannot be opened"},
-			status{exitCantCreat, "OUT cannot be created"},
+			status{exitCantCreat, "OUT cannot be created, or is a file this run reads (an input, a key, the store and its companions)"},
 			status{exitIOErr, "I/O error writing OUT, disk full included"},
 		),
 		Example: `  bardo bundle grimoire.jsonl -o golem-7a.bardo
@@ -110,6 +111,14 @@ type bundleResult struct {
 }
 
 func runBundle(g *globals, o bundleOptions) error {
+	// Refuse an output that is an input before anything is read.
+	inputs := []string{o.Export, o.Sign}
+	for _, src := range o.Pipeline.Clade {
+		inputs = append(inputs, store.Files(src)...)
+	}
+	if err := checkDistinct(o.Output, inputs...); err != nil {
+		return err
+	}
 	// Create the output first: an unwritable folder fails before the
 	// pass over the export, not after.
 	out, err := g.createOutput(o.Output)

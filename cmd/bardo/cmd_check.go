@@ -91,6 +91,11 @@ func (e *unsoundStoreError) Error() string {
 
 func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 	s, err := openStore(c.Context(), o.Store, o.Migrate)
+	if errors.Is(err, store.ErrCorrupt) {
+		// Too damaged to open (a lost table, a schema_version or meta
+		// generation out of range): a problem check found, exit 1.
+		return g.reportUnopenable(o, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -132,4 +137,19 @@ func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 		return &unsoundStoreError{path: o.Store.Path, problems: res.Total}
 	}
 	return nil
+}
+
+// reportUnopenable prints the one problem of a store too damaged to open
+// and returns check's unsound result.
+func (g *globals) reportUnopenable(o checkOptions, err error) error {
+	p := checkProblem{Check: "schema", Detail: err.Error()}
+	res := checkResult{Store: o.Store.Path, Problems: []checkProblem{p}, Total: 1}
+	if g.json {
+		if err := writeJSON(g.stdout, "bardo.check/v1", res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(g.stdout, store.Problem{Check: p.Check, Detail: p.Detail}.String())
+	}
+	return &unsoundStoreError{path: o.Store.Path, problems: 1}
 }

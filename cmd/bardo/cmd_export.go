@@ -41,7 +41,7 @@ bardo.export/v1 document goes to stdout. The store is only read.
 ` + exitStatus(
 			status{exitDataErr, "the store is damaged or of a newer schema"},
 			status{exitNoInput, "the store cannot be opened"},
-			status{exitCantCreat, "OUT cannot be created"},
+			status{exitCantCreat, "OUT cannot be created, or is a file this run reads (an input, a key, the store and its companions)"},
 			status{exitIOErr, "I/O error writing OUT, disk full included"},
 		),
 		Example: `  bardo export --store grimoire.db -o grimoire.jsonl
@@ -88,6 +88,9 @@ type exportEmbeddingSpace struct {
 }
 
 func runExport(c *cobra.Command, g *globals, o exportOptions) error {
+	if err := checkDistinct(o.Output, store.Files(o.Store.Path)...); err != nil {
+		return err
+	}
 	s, err := openStore(c.Context(), o.Store, false)
 	if err != nil {
 		return err

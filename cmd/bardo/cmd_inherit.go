@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -44,7 +45,8 @@ predecessor channel an entry arrives at min(source confidence, 0.3) ×
 0.85^(hops−1), hops from the generation that last earned it to the
 store's; death reflection items at 0.25 and autopsy markers at 0.35, times
 the same factor from the bundle's generation. --channel clade applies a
-sibling's bundle at min(confidence, 0.4) × 0.80. A row arriving below the
+sibling's bundle at min(confidence, 0.4) × 0.80; a clade push (bardo
+legacy) comes by that channel only. A row arriving below the
 retrieval floor 0.05 is stored archived, never dropped. Bloodstains arrive
 with retrieval weight 1.2 and demurrage weight 3.0; the autopsy's toxic
 entries arrive flagged with their recommendation, and nothing of the
@@ -146,6 +148,14 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 			o.Channel = inherit.ChannelSnapshot
 		}
 	}
+	if b.Header.Kind == bundle.KindClade && o.Channel != inherit.ChannelClade {
+		// A clade push is a sibling's knowledge, never a predecessor's:
+		// refused before the store is opened, let alone created.
+		return &hintedError{
+			err:  fmt.Errorf("%s: %w", inputName(o.Bundle), &inherit.ChannelError{Kind: bundle.KindClade, Channel: o.Channel, Want: inherit.ChannelClade}),
+			hint: "a clade push is a sibling's knowledge: inherit it into an existing store with --channel clade (at min(confidence, 0.4) × 0.80)",
+		}
+	}
 	step, planned := g.stepProgress("planning " + inputName(o.Bundle))
 	defer planned()
 	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Quarantine: o.Quarantine, Progress: step}
@@ -210,6 +220,9 @@ type inheritRun struct {
 // apply fail, the store this run created is removed.
 func (in *inheritRun) create(ctx context.Context) error {
 	h := &in.b.Header
+	if h.Generation == math.MaxInt {
+		return fmt.Errorf("%s: header generation %d has no successor generation a store can hold: %w", inputName(in.o.Bundle), h.Generation, inherit.ErrUnsupported)
+	}
 	m := store.Meta{
 		GolemID:      in.o.GolemID,
 		Generation:   h.Generation + 1,

@@ -91,6 +91,9 @@ func runInspect(g *globals, o inspectOptions) error {
 		if b.Snapshot != nil {
 			body = reflect.ValueOf(b.Snapshot)
 		}
+		if b.Listing != nil {
+			body = reflect.ValueOf(b.Listing)
+		}
 		res := inspectResult{
 			Digest: digest,
 			Header: wireView(reflect.ValueOf(b.Header), o.NoVectors),
@@ -108,6 +111,9 @@ func runInspect(g *globals, o inspectOptions) error {
 	}
 	if b.Snapshot != nil {
 		return g.inspectSnapshot(b, digest, cr.n, len(raw), o.Top)
+	}
+	if b.Listing != nil {
+		return g.inspectListing(b, digest, cr.n, len(raw), o.Top)
 	}
 	if err := writeTable(g.stdout, g.stdoutTerminal, []string{"field", "value"}, summaryRows(b, digest, cr.n, len(raw))); err != nil {
 		return err
@@ -157,6 +163,15 @@ func headerRows(h *bundle.Header, digest string) *fieldRows {
 		r.add("tick", strconv.FormatInt(*h.Tick, 10))
 	}
 	r.add("phase", h.Phase)
+	if sh := h.Share; sh != nil {
+		from := "set by hand"
+		if sh.Phase != "" {
+			from = "the threshold of phase " + sh.Phase
+		} else if t, _ := bundle.ShareThreshold(""); t == sh.Threshold {
+			from = "no phase: the thriving threshold, or set by hand"
+		}
+		r.add("share", fmt.Sprintf("confidence ≥ %s (%s)", formatFloat(sh.Threshold), from))
+	}
 	if d := h.Death; d != nil {
 		r.add("death", fmt.Sprintf("%s at %s, tick %d", d.Cause, d.At, d.Tick))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/library"
+	"github.com/bardo-golem/bardo/store"
 )
 
 type libraryLsOptions struct {
@@ -208,7 +208,7 @@ func runLibraryStats(ctx context.Context, g *globals, o libraryFlags) error {
 	if err != nil {
 		return err
 	}
-	size, err := fileSize(o.Path)
+	size, err := store.SizeOnDisk(o.Path)
 	if err != nil {
 		return asInputError(o.Path, err)
 	}
@@ -217,18 +217,4 @@ func runLibraryStats(ctx context.Context, g *globals, o libraryFlags) error {
 		return writeJSON(g.stdout, "bardo.library-stats/v1", res)
 	}
 	return writeTable(g.stdout, g.stdoutTerminal, []string{"section", "name", "value"}, res.rows())
-}
-
-// fileSize is the size of a database on disk: the file and its
-// write-ahead log.
-func fileSize(p string) (int64, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return 0, err
-	}
-	n := fi.Size()
-	if wal, err := os.Stat(p + "-wal"); err == nil {
-		n += wal.Size()
-	}
-	return n, nil
 }

@@ -23,6 +23,8 @@ type libraryDepositOptions struct {
 	OnSimilar string    // --on-similar
 	LibraryID string    // --library-id: the golem id of a library this deposit creates
 	Strict    bool      // --strict: an export's unknown types and fields are errors
+	Pick      []string  // --pick, repeatable: the ids of a manual pull
+	PickFile  string    // --pick-file: more ids, one a line
 	DryRun    bool      // --dry-run
 	Now       time.Time // --now; zero: the clock, read once
 }
@@ -47,8 +49,16 @@ export):
           provenance: retrieval weight 1.2, decay three times slower.
   live    a living Golem's export: entries of the germline categories with
           confidence ≥ 0.5, without their soma; lower trust when equipped.
-  clade   a sibling's bundle: as death, at confidence × 0.80, without
-          bloodstain provenance.
+  clade   a sibling's bundle or clade push (bardo legacy): as death, at
+          confidence × 0.80, without bloodstain provenance.
+  manual  a dying Golem's export, pulled by hand: exactly the entries
+          --pick ID (repeatable) and --pick-file FILE (one id a line) name,
+          whatever their confidence, without their soma, and the causal
+          edges among them with weight ≥ 0.5 and evidence ≥ 3; equipped at
+          min(confidence × 0.50, 0.3) × 0.85^(hops−1). A picked id the
+          export does not hold, or a quarantined entry, is an error (65)
+          that names it, and nothing is deposited. --pick implies
+          --channel manual. The pull is deposited once per set of ids.
 
 Each record is compared with the library's (cosine in float64, within one
 embedding space, else through bardo-text/v1): above 0.95 it is not
@@ -64,22 +74,37 @@ did (a field/value table, or with --json a bardo.library-deposit/v1
 document); warnings go to stderr.
 
 ` + exitStatus(
-			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, or --library is not a library"},
-			status{exitNoInput, "SRC cannot be opened"},
+			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
+			status{exitNoInput, "SRC or --pick-file cannot be opened"},
 			status{exitCantCreat, "the library cannot be created"},
 			status{exitIOErr, "I/O error, disk full included"},
 			status{exitTempFail, "another run holds the library's lock for all of --wait"},
 		),
 		Example: `  bardo library deposit golem-7a.bardo --library ~/babel.db
   bardo library deposit live-export.jsonl --channel live --now 2026-11-03T08:00:00Z
-  bardo library deposit sibling.bardo --channel clade --dry-run --json | jq .counts`,
+  bardo library deposit sibling.bardo --channel clade --dry-run --json | jq .counts
+  bardo library deposit export.jsonl --channel manual --pick 7f3c9a12-e1 --pick 0b2854fc-47`,
 		Args: positional(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Source = args[0]
+			picked := len(o.Pick) > 0 || o.PickFile != ""
+			if picked && o.Channel == "" {
+				o.Channel = library.ChannelManual
+			}
 			switch o.Channel {
 			case "", library.ChannelDeath, library.ChannelLive, library.ChannelClade:
+				if picked {
+					return usagef(c.CommandPath(), "--pick and --pick-file go with --channel manual, not %s", o.Channel)
+				}
+			case library.ChannelManual:
+				if !picked {
+					return usagef(c.CommandPath(), "--channel manual needs the ids to pull: --pick ID or --pick-file FILE")
+				}
+				if o.PickFile == "-" && o.Source == "-" {
+					return usagef(c.CommandPath(), "standard input (-) can be named once, as SRC or as --pick-file")
+				}
 			default:
-				return usagef(c.CommandPath(), "--channel %q: want death, live or clade", o.Channel)
+				return usagef(c.CommandPath(), "--channel %q: want death, live, clade or manual", o.Channel)
 			}
 			switch o.OnSimilar {
 			case inherit.OnSimilarKeep, inherit.OnSimilarMerge:
@@ -97,7 +122,11 @@ document); warnings go to stderr.
 	}
 	f := cmd.Flags()
 	addLibraryFlags(f, &o.Library, true)
-	f.StringVar(&o.Channel, "channel", "", "`channel` SRC comes by: death, live or clade (default: death for a bundle, live for an export)")
+	f.StringVar(&o.Channel, "channel", "", "`channel` SRC comes by: death, live, clade or manual (default: death for a bundle, live for an export, manual with --pick)")
+	f.StringArrayVar(&o.Pick, "pick", nil, "pull the entry with this `id` by hand (repeatable; --channel manual)")
+	f.StringVar(&o.PickFile, "pick-file", "", "pull the entries whose ids `file` lists, one a line (--channel manual)")
+	cmd.RegisterFlagCompletionFunc("channel", cobra.FixedCompletions(
+		[]string{library.ChannelDeath, library.ChannelLive, library.ChannelClade, library.ChannelManual}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a record at cosine 0.90–0.95 to another: keep or merge")
 	f.StringVar(&o.LibraryID, "library-id", defaultLibraryID, "golem `id` of a library this deposit creates")
 	f.BoolVar(&o.Strict, "strict", false, "make an export's unknown record types and fields errors, not warnings")
@@ -135,8 +164,7 @@ type depositRun struct {
 }
 
 // create deposits into a library that does not exist yet: planned first,
-// then the library is created and the deposit applied; should the apply
-// fail, the library this run created is removed.
+// then the library is created with the deposit applied, in one step.
 func (d *depositRun) create(ctx context.Context) error {
 	dep, err := library.PlanDeposit(d.src, nil, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
 	if err != nil {
@@ -148,7 +176,18 @@ func (d *depositRun) create(ctx context.Context) error {
 		return d.render(res, dep)
 	}
 	p := d.o.Library.Path
-	s, err := store.Create(ctx, p, store.Meta{Kind: store.KindLibrary, GolemID: d.o.LibraryID}, d.o.Library.Wait, d.now)
+	// The library appears with its first deposit applied, or not at all
+	// (store.CreateWith, as a first inherit): a run killed half-way
+	// leaves no library without its deposit.
+	var activity int64
+	s, err := store.CreateWith(ctx, p, store.Meta{Kind: store.KindLibrary, GolemID: d.o.LibraryID}, d.o.Library.Wait, d.now,
+		func(s *store.Store) error {
+			var err error
+			if activity, err = s.ApplyDeposit(ctx, dep, d.now); err != nil {
+				return fmt.Errorf("depositing %s in the new library %s (not created): %w", d.src.Digest, p, err)
+			}
+			return nil
+		})
 	var pe *fs.PathError
 	switch {
 	case errors.Is(err, store.ErrExists):
@@ -157,14 +196,6 @@ func (d *depositRun) create(ctx context.Context) error {
 		return &atomicfile.OutputError{Path: p, Err: err}
 	case err != nil:
 		return err
-	}
-	activity, err := s.ApplyDeposit(ctx, dep, d.now)
-	if err != nil {
-		s.Close()
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(p + suffix)
-		}
-		return fmt.Errorf("depositing %s in the new library %s (removed): %w", d.src.Digest, p, err)
 	}
 	if err := s.Close(); err != nil {
 		return err

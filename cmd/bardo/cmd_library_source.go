@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,8 +32,10 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		o.Channel = library.ChannelLive
 	case kind == kindBundle && o.Channel == library.ChannelLive:
 		return nil, "", usagef(c.CommandPath(), "%s is a bundle: a bundle is deposited by --channel death or clade", name)
-	case kind == kindExport && o.Channel != library.ChannelLive:
-		return nil, "", usagef(c.CommandPath(), "%s is an export: an export is deposited by --channel live", name)
+	case kind == kindBundle && o.Channel == library.ChannelManual:
+		return nil, "", usagef(c.CommandPath(), "%s is a bundle: a manual pull (--pick) takes a Grimoire export", name)
+	case kind == kindExport && o.Channel != library.ChannelLive && o.Channel != library.ChannelManual:
+		return nil, "", usagef(c.CommandPath(), "%s is an export: an export is deposited by --channel live, or pulled by hand with --pick", name)
 	}
 	if kind == kindBundle {
 		b, digest, err := decodeChecked(f, name)
@@ -54,11 +57,39 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		return nil, "", asInputError(f.Name(), err)
 	}
 	defer r.Close()
-	src, err := library.FromExport(r, digest)
-	if err != nil {
+	var src *library.Source
+	if o.Channel == library.ChannelManual {
+		picks, err := g.readPicks(o)
+		if err != nil {
+			return nil, "", err
+		}
+		if src, err = library.FromExportPicked(r, digest, picks); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", name, err)
+		}
+		return src, kind, nil
+	}
+	if src, err = library.FromExport(r, digest); err != nil {
 		return nil, "", err
 	}
 	return src, kind, nil
+}
+
+// readPicks returns the ids of --pick and --pick-file.
+func (g *globals) readPicks(o *libraryDepositOptions) ([]string, error) {
+	picks := slices.Clone(o.Pick)
+	if o.PickFile == "" {
+		return picks, nil
+	}
+	in, err := g.openInput(o.PickFile)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	more, err := library.ParsePicks(in, inputName(o.PickFile))
+	if err != nil {
+		return nil, err
+	}
+	return append(picks, more...), nil
 }
 
 // decodeChecked decodes a bundle and checks every rule of its format, as

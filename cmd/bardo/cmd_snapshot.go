@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -95,7 +96,7 @@ and --quiet, so that only errors are mailed:
 			if runF != nil {
 				return runF(o)
 			}
-			return runSnapshot(g, o)
+			return runSnapshot(c.Context(), g, o)
 		},
 	}
 	f := cmd.Flags()
@@ -111,7 +112,7 @@ and --quiet, so that only errors are mailed:
 	return cmd
 }
 
-func runSnapshot(g *globals, o snapshotOptions) error {
+func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	now := o.Now
 	if now.IsZero() {
 		now = time.Now().UTC()
@@ -120,7 +121,7 @@ func runSnapshot(g *globals, o snapshotOptions) error {
 		return err
 	}
 	if !o.DryRun {
-		l, err := lockFolder(o.Dir, o.Wait)
+		l, err := lockFolder(ctx, o.Dir, o.Wait)
 		if err != nil {
 			return err
 		}

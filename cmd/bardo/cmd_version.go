@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/capsule"
+	"github.com/bardo-golem/bardo/foreign"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -47,8 +49,8 @@ type versionResult struct {
 func runVersion(g *globals, _ versionOptions) error {
 	res := versionResult{
 		Version: "(devel)",
-		Reads:   []string{grimoire.Format, bundle.Format},
-		Writes:  []string{bundle.Format},
+		Reads:   []string{grimoire.Format, bundle.Format, capsule.Format + "/" + capsule.FormatVersion, foreign.LettaFormat},
+		Writes:  []string{bundle.Format, capsule.Format + "/" + capsule.FormatVersion},
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		res.Go = bi.GoVersion

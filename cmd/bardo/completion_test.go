@@ -58,6 +58,9 @@ func TestCompletionAnswers(t *testing.T) {
 		{"commands", []string{"__complete", "inh"}, []string{"inherit\t"}},
 		{"shells", []string{"__complete", "completion", ""}, []string{"bash", "zsh", "fish", "powershell"}},
 		{"flags", []string{"__complete", "diff", "--ma"}, []string{"--match\t"}},
+		{"legacy command", []string{"__complete", "leg"}, []string{"legacy\t"}},
+		{"legacy phases", []string{"__complete", "legacy", "x.jsonl", "--phase", ""}, []string{"thriving", "declining", "terminal"}},
+		{"deposit channels", []string{"__complete", "library", "deposit", "x.jsonl", "--channel", ""}, []string{"live", "manual"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := bardo(t, "", tc.args...)

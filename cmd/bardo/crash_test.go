@@ -148,6 +148,29 @@ func TestCrash(t *testing.T) {
 			check: func(t *testing.T, dir string) int { return storeCheck(t, filepath.Join(dir, "grimoire.db")) },
 			end:   func(t *testing.T, dir string) string { return storeState(t, filepath.Join(dir, "grimoire.db")) },
 		},
+		{
+			// A library appears with its first deposit, or not at all.
+			name:  "first library deposit",
+			setup: func(t *testing.T, dir string) { removeStore(t, dir) },
+			args: func(dir string) []string {
+				return []string{"library", "deposit", smallBundle, "--library", filepath.Join(dir, "grimoire.db"), "--library-id", "lib-1", "--now", now}
+			},
+			check: func(t *testing.T, dir string) int {
+				lib := filepath.Join(dir, "grimoire.db")
+				if _, err := os.Stat(lib); os.IsNotExist(err) {
+					return 0
+				}
+				if code, out, stderr := bardo(t, "", "check", "--store", lib); code != 0 {
+					t.Fatalf("check after the kill: exit %d\n%s%s", code, out, stderr)
+				}
+				n := countActivities(t, lib, store.ActivityDeposit)
+				if n != 1 {
+					t.Fatalf("after the kill the library exists with %d deposits, want 1", n)
+				}
+				return n
+			},
+			end: func(t *testing.T, dir string) string { return storeState(t, filepath.Join(dir, "grimoire.db")) },
+		},
 	}
 
 	total := 0

@@ -97,3 +97,37 @@ func TestDiskFull(t *testing.T) {
 		}
 	})
 }
+
+// TestDiskFullOpeningStore: a store whose folder is full cannot get
+// SQLite's shared memory when a writer opens it; that is an I/O error
+// (74), not "not a bardo store" (65), and the store is unchanged.
+func TestDiskFullOpeningStore(t *testing.T) {
+	dir := smallDisk(t, "2m")
+	st := filepath.Join(dir, "s.db")
+	mustRun(t, "init", "--store", st, "--golem-id", "golem-tiny", "--generation", "0", "--now", "2026-11-02T12:00:00Z", "--quiet")
+	for _, suffix := range []string{"-wal", "-shm"} {
+		os.Remove(st + suffix)
+	}
+	fill, err := os.Create(filepath.Join(dir, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	for {
+		if _, err := fill.Write(buf); err != nil {
+			break
+		}
+	}
+	fill.Close()
+	before := mustRead(t, st)
+	code, _, stderr := bardo(t, "", "ingest", "testdata/tiny.jsonl", "--store", st, "--now", "2026-11-04T00:00:00Z")
+	if code != 74 {
+		t.Errorf("ingest on a full disk: exit %d, want 74:\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "not a bardo store") {
+		t.Errorf("a full disk reported as %q", stderr)
+	}
+	if string(mustRead(t, st)) != string(before) {
+		t.Error("the store changed")
+	}
+}

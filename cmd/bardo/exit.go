@@ -10,10 +10,13 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/bundlediff"
+	"github.com/bardo-golem/bardo/capsule"
+	"github.com/bardo-golem/bardo/foreign"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
@@ -69,7 +72,7 @@ func exitCode(err error) int {
 	// Disk full and I/O errors first: they may reach us wrapped in any of
 	// the classes below (a temp file that cannot be created on a full disk
 	// is still a full disk).
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO), errors.Is(err, syscall.EBADF):
 		return exitIOErr
 	case errors.Is(err, trust.ErrUntrusted):
 		return exitNoPerm
@@ -83,9 +86,17 @@ func exitCode(err error) int {
 		return exitDataErr
 	case errors.Is(err, store.ErrNotLibrary), errors.Is(err, store.ErrIsLibrary):
 		return exitDataErr
+	case errors.Is(err, library.ErrPick): // a manual pull naming an id the export lacks
+		return exitDataErr
+	// bardo import: a capsule whose digest does not match, a file of
+	// neither kind or that breaks its format's rules.
+	case errors.Is(err, capsule.ErrDigestMismatch), errors.Is(err, capsule.ErrMalformed),
+		errors.Is(err, foreign.ErrMalformed), errors.Is(err, foreign.ErrUnknownKind):
+		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput
-	case errors.Is(err, store.ErrExists):
+	case errors.Is(err, store.ErrExists), errors.Is(err, atomicfile.ErrSameFile), errors.Is(err, lock.ErrNotLockFile),
+		errors.Is(err, store.ErrReadOnlyStore):
 		return exitCantCreat
 	case errors.As(err, &create):
 		return exitCantCreat

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -34,32 +33,45 @@ func (g *globals) checkOutput(c *cobra.Command, path string) error {
 	return nil
 }
 
-// createOutput starts writing the output path ("-": stdout). A file is
-// written to a temporary file beside it and renamed on Commit; the
-// temporary files a killed run left for the same output are removed first.
+// createOutput starts writing the output path ("-": stdout), as
+// atomicfile.OpenOutput does: a regular file (or a link's regular target)
+// through a temporary file renamed on Commit, a device, FIFO, socket or
+// descriptor straight through.
 func (g *globals) createOutput(path string) (output, error) {
 	if path == "-" {
-		return stdoutOutput{g.stdout}, nil
+		return &stdoutOutput{w: g.stdout}, nil
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	if err := atomicfile.RemoveStale(dir, base); err != nil {
-		return nil, &atomicfile.OutputError{Path: path, Err: err}
-	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
+	return atomicfile.OpenOutput(path)
 }
 
-// stdoutOutput is -o -: bytes go straight out, nothing to publish.
-type stdoutOutput struct{ io.Writer }
+// checkDistinct refuses, before anything is read, an output that is one
+// of the files the run reads: an input, a store or a library and their
+// companions (store.Files), a key. Exit 73.
+func checkDistinct(out string, inputs ...string) error {
+	return atomicfile.CheckDistinct(out, inputs...)
+}
 
-func (stdoutOutput) Commit() error { return nil }
-func (stdoutOutput) Abort() error  { return nil }
+// stdoutOutput is -o -: bytes go straight out, nothing to publish. A
+// failed write (a closed stdout, a full disk, a reader gone) is a
+// *atomicfile.WriteError, exit 74.
+type stdoutOutput struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutOutput) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = &atomicfile.WriteError{Op: "write", Path: "stdout", Err: err}
+	}
+	return n, s.err
+}
+
+func (s *stdoutOutput) Commit() error { return s.err }
+func (s *stdoutOutput) Abort() error  { return nil }
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {

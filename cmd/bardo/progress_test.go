@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ func fakeTerminals(t *testing.T, stdoutTTY, stderrTTY bool, args ...string) (cod
 	g := newGlobals(strings.NewReader(""), &out, &errOut, t.TempDir())
 	defer g.scratch.remove()
 	g.stdoutTerminal, g.stderrTerminal = stdoutTTY, stderrTTY
-	code = execute(g, args)
+	code = execute(context.Background(), g, args)
 	return code, out.String(), errOut.String()
 }
 

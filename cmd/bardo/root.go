@@ -61,6 +61,7 @@ and says what each exit status means for it.
 		newVerifyCmd(g, nil),
 		newDiffCmd(g, nil),
 		newSnapshotCmd(g, nil),
+		newLegacyCmd(g, nil),
 		newVersionCmd(g, nil),
 		newInitCmd(g, nil),
 		newIngestCmd(g, nil),
@@ -83,6 +84,8 @@ and says what each exit status means for it.
 		newLibraryCmd(g),
 		newRecallCmd(g, nil),
 		newBackupCmd(g, nil),
+		newCapsuleCmd(g, nil),
+		newImportCmd(g, nil),
 	)
 	return root
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,7 +103,7 @@ func TestOutputToTerminalRefused(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	g := newGlobals(strings.NewReader(""), &stdout, &stderr, t.TempDir())
 	g.stdoutTerminal = true
-	if code := execute(g, []string{"bundle", "testdata/tiny.jsonl", "-o", "-"}); code != 2 {
+	if code := execute(context.Background(), g, []string{"bundle", "testdata/tiny.jsonl", "-o", "-"}); code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
 	if stdout.Len() != 0 {

@@ -36,9 +36,9 @@ func checkFolder(dir string) error {
 
 // lockFolder takes DIR's lock, then removes the temporary files of runs
 // that were killed while they held it.
-func lockFolder(dir string, wait time.Duration) (*lock.Lock, error) {
+func lockFolder(ctx context.Context, dir string, wait time.Duration) (*lock.Lock, error) {
 	path := filepath.Join(dir, snapshotLockName)
-	l, err := lock.Acquire(context.Background(), path, wait)
+	l, err := lock.Acquire(ctx, path, wait)
 	switch {
 	case errors.Is(err, lock.ErrLocked):
 		return nil, err

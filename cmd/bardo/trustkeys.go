@@ -2,8 +2,8 @@ package main
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/bardo-golem/bardo/bundle"
@@ -17,9 +17,9 @@ import (
 // be opened is an inputError (exit 66); one that holds no key, a
 // trust.ErrMalformedKey (65). Neither message quotes the file.
 func readSecretKey(path string) (ed25519.PrivateKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := readKeyFile(path)
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, err
 	}
 	k, err := trust.ParseSecretKey(b)
 	if err != nil {
@@ -38,15 +38,29 @@ func readPublicKey(arg string) (ed25519.PublicKey, error) {
 		}
 		return k, nil
 	}
-	b, err := os.ReadFile(arg)
+	b, err := readKeyFile(arg)
 	if err != nil {
-		return nil, &inputError{err: err}
+		return nil, err
 	}
 	k, err := trust.ParsePublicKey(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return k, nil
+}
+
+// readKeyFile reads a key file within trust.ReadKeyFile's bounds: one
+// that cannot be opened or is not a regular file is an inputError (66),
+// one too large to be a key a trust.ErrMalformedKey (65).
+func readKeyFile(path string) ([]byte, error) {
+	b, err := trust.ReadKeyFile(path)
+	switch {
+	case errors.Is(err, trust.ErrMalformedKey):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
+		return nil, &inputError{err: err}
+	}
+	return b, nil
 }
 
 // readPublicKeys reads public key arguments, in order.

@@ -67,7 +67,8 @@ type tempFile interface {
 // or Abort to drop it; Abort after Commit does nothing, so
 // `defer f.Abort()` is the idiom.
 type File struct {
-	path   string // the output
+	path   string // the output, as the caller named it
+	target string // the file renamed over: path, or a link's final target
 	tmp    string // the temporary file in the output's folder
 	f      tempFile
 	err    error // first write error: later writes and Commit return it
@@ -123,7 +124,7 @@ func CreateMode(path string, perm fs.FileMode) (*File, error) {
 			return nil, &OutputError{Path: path, Err: err}
 		}
 		temps[tmp] = true
-		return &File{path: path, tmp: tmp, f: f}, nil
+		return &File{path: path, target: path, tmp: tmp, f: f}, nil
 	}
 }
 
@@ -164,7 +165,7 @@ func (f *File) Commit() error {
 		f.Abort()
 		return &OutputError{Path: f.path, Err: ErrInterrupted}
 	}
-	err := os.Rename(f.tmp, f.path)
+	err := os.Rename(f.tmp, f.target)
 	if err == nil {
 		delete(temps, f.tmp)
 		f.done = true
@@ -174,7 +175,7 @@ func (f *File) Commit() error {
 		f.Abort()
 		return &OutputError{Path: f.path, Err: err}
 	}
-	return syncDir(filepath.Dir(f.path))
+	return syncDir(filepath.Dir(f.target))
 }
 
 // finish flushes the temporary file to disk and closes it.

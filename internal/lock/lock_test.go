@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -127,4 +128,97 @@ func TestDeadHolderIsTakenOver(t *testing.T) {
 		t.Fatalf("lock of a killed holder was not taken over: %v", err)
 	}
 	l.Release()
+}
+
+// TestHostileLockPaths: a lock path another user could have prepared is
+// refused and left as it was: never followed, never truncated.
+func TestHostileLockPaths(t *testing.T) {
+	const secret = "bardo-ed25519-secret-key:do-not-lose\n"
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, dir, lockPath string) (victim string)
+	}{
+		{"symlink to a file", func(t *testing.T, dir, p string) string {
+			v := filepath.Join(dir, "owner.key")
+			os.WriteFile(v, []byte(secret), 0o600)
+			if err := os.Symlink(v, p); err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}},
+		{"dangling symlink", func(t *testing.T, dir, p string) string {
+			if err := os.Symlink(filepath.Join(dir, "new-file"), p); err != nil {
+				t.Fatal(err)
+			}
+			return ""
+		}},
+		{"hard link to a file", func(t *testing.T, dir, p string) string {
+			v := filepath.Join(dir, "owner.key")
+			os.WriteFile(v, []byte(secret), 0o600)
+			if err := os.Link(v, p); err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}},
+		{"file with other content", func(t *testing.T, dir, p string) string {
+			os.WriteFile(p, []byte(secret), 0o600)
+			return p
+		}},
+		{"a folder", func(t *testing.T, dir, p string) string {
+			os.Mkdir(p, 0o755)
+			return ""
+		}},
+		{"a fifo", func(t *testing.T, dir, p string) string {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Skip("no mkfifo:", err)
+			}
+			return ""
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, ".bardo-snapshot.lock")
+			victim := tt.prepare(t, dir, p)
+			done := make(chan error, 1)
+			go func() {
+				l, err := Acquire(context.Background(), p, 0)
+				if err == nil {
+					l.Release()
+				}
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Acquire hangs")
+			}
+			if !errors.Is(err, ErrNotLockFile) {
+				t.Fatalf("Acquire = %v, want ErrNotLockFile", err)
+			}
+			if victim != "" {
+				if b, _ := os.ReadFile(victim); string(b) != secret {
+					t.Errorf("%s now holds %q, want it untouched", victim, b)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "new-file")); err == nil {
+				t.Error("a dangling link's target was created")
+			}
+		})
+	}
+}
+
+// TestStaleLockFileTaken: a lock file a dead run left (a pid, or empty)
+// is taken over.
+func TestStaleLockFileTaken(t *testing.T) {
+	for _, content := range []string{"", "12345\n", "7"} {
+		p := filepath.Join(t.TempDir(), "s.lock")
+		os.WriteFile(p, []byte(content), 0o644)
+		l, err := Acquire(context.Background(), p, 0)
+		if err != nil {
+			t.Fatalf("content %q: %v", content, err)
+		}
+		l.Release()
+	}
 }

@@ -110,6 +110,10 @@ func good() []vector {
 		{"good_snapshot_minimal", "ok", "the smallest insurance snapshot: no tick, no episodes, no entries, no fitness", encode(SnapshotMinimal())},
 		{"good_snapshot", "ok", "an insurance snapshot using every section, under epistemic and staleness pressure", encode(Snapshot())},
 		{"good_snapshot_signed", "ok", "good_snapshot signed with the Ed25519 key of seed 00 01 … 1f", encode(SnapshotSigned())},
+		{"good_clade", "ok", "a clade push at the terminal phase's sharing threshold 0.1: entries, playbook, edges, header.share", encode(Clade())},
+		{"good_clade_threshold", "ok", "a clade push whose threshold 0.75 was set by hand: header.share has no phase", encode(CladeByHand())},
+		{"good_listing", "ok", "a marketplace listing: four reflection items by novelty, no entries, no header.embedding", encode(Listing())},
+		{"good_listing_signed", "ok", "good_listing signed with the Ed25519 key of seed 00 01 … 1f", encode(ListingSigned())},
 	}
 }
 
@@ -190,6 +194,8 @@ func failContent() []vector {
 	full := MustParse(must(bundle.Marshal(Full())))
 	snapshot := MustParse(must(bundle.Marshal(Snapshot()))).(Map)
 	signed := MustParse(must(bundle.Marshal(Signed())))
+	listing := MustParse(must(bundle.Marshal(Listing())))
+	clade := MustParse(must(bundle.Marshal(Clade())))
 	return []vector{
 		crafted("fail_wrong_format", `is not "bardo.bundle/v1"`,
 			"header.format names a version this reader does not know",
@@ -197,6 +203,18 @@ func failContent() []vector {
 		crafted("fail_snapshot_germline_body", `body: unknown key "entries"`,
 			"header.kind snapshot over a germline body: the kind chooses the body, and a snapshot's has no entries",
 			Set(MinimalTree(), Text("snapshot"), "header", "kind")),
+		crafted("fail_listing_germline_body", `body: unknown key "entries"`,
+			"header.kind listing over a germline body: a listing holds reflection items, never entries",
+			Set(MinimalTree(), Text("listing"), "header", "kind")),
+		crafted("fail_clade_listing_body", `body: unknown key "items"`,
+			"good_listing with header.kind clade: a clade push's body is a germline body",
+			Set(listing, Text("clade"), "header", "kind")),
+		crafted("fail_clade_unknown_kind", `unknown kind "clades"`,
+			"good_clade with a kind this reader does not know",
+			Set(clade, Text("clades"), "header", "kind")),
+		crafted("fail_clade_share_key", `header.share: unknown key "price"`,
+			"header.share with a key the format does not have",
+			Edit(clade, func(n Node) Node { return n.(Map).With("price", Uint(5)) }, "header", "share")),
 		crafted("fail_death_snapshot_body", `body: unknown key "credits"`,
 			"good_snapshot with header.kind death: a germline body has no place for a snapshot's soma",
 			Set(snapshot, Text("death"), "header", "kind")),

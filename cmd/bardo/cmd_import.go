@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/foreign"
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+type importOptions struct {
+	File    string    // FILE; "-" is stdin
+	Output  string    // -o
+	From    string    // --from: kip | letta; "": detect
+	Agent   string    // --agent NAME|ID
+	Trusted bool      // --trusted
+	Now     time.Time // --now: exported_at when the file names no time
+	GolemID string    // --golem-id
+}
+
+func newImportCmd(g *globals, runF func(importOptions) error) *cobra.Command {
+	var o importOptions
+	cmd := &cobra.Command{
+		Use:   "import FILE -o EXPORT.jsonl",
+		Short: "Turn a KIP capsule or a Letta agent file into a Grimoire export",
+		Long: `Read a foreign memory file and write it as a bardo.grimoire-export/v1
+export that verify accepts and bundle and ingest take, so a foreign
+agent's knowledge can become a generation of a bardo lineage. The kind is
+detected from the content; --from kip|letta forces it.
+
+A KIP Cognitive Capsule (format_version 2.0-draft) has its
+integrity.content_digest checked first (kip-jcs-safe-v1): a capsule whose
+content does not match it is refused before anything else is read. bardo's
+own capsules (bardo capsule) map back to their entries, confidences,
+causal edges and PLAYBOOK.md; the concepts of other packages become
+entries whose text is their name and attributes, with the confidence of
+the latest supporting assertion about them.
+
+A Letta Agent File (.af, also one wrapped in a JSON string) gives one
+agent: --agent NAME|ID, or by default the one that is not a sleep-time
+agent. Its memory blocks (from the file's blocks[], never the system
+message's stale rendering) and archival passages become entries, passages
+with their embeddings in the agent's embedding_config space; messages
+become episodes only (soma: they never pass into a bundle). secrets and
+tool_exec_environment_variables are never imported.
+
+Trust does not travel with a file: every entry arrives quarantined,
+invisible to recall and to the bottleneck, unless --trusted. The rules
+are in the foreign package's documentation.
+
+EXPORT is written to a temporary file beside it and renamed when complete.
+A summary goes to stderr unless --quiet; with --json, a bardo.import/v1
+document goes to stdout: what the file held, what was written by record
+type, and what was left out and why.
+
+` + exitStatus(
+			status{exitUsage, "the file holds several agents and --agent names none of them"},
+			status{exitDataErr, "FILE is malformed, of neither kind, or a capsule whose digest does not match"},
+			status{exitNoInput, "FILE cannot be opened"},
+			status{exitCantCreat, "EXPORT cannot be created"},
+			status{exitIOErr, "I/O error writing EXPORT, disk full included"},
+		),
+		Example: `  bardo import harbor.af -o harbor.jsonl --agent harbor-pilot
+  bardo import golem-7a.capsule.json -o golem-7a.jsonl --trusted && bardo bundle golem-7a.jsonl -o again.bardo
+  bardo import brain.capsule.json -o brain.jsonl --json | jq .left_out`,
+		Args: positional(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.File = args[0]
+			if o.From != "" && o.From != foreign.KindKIP && o.From != foreign.KindLetta {
+				return usagef(c.CommandPath(), "--from %q: kip or letta", o.From)
+			}
+			if o.Output == "" {
+				return usagef(c.CommandPath(), "-o EXPORT is required")
+			}
+			if o.Output == "-" && g.json {
+				return usagef(c.CommandPath(), "--json and -o - would both write to stdout")
+			}
+			if err := g.checkOutput(c, o.Output); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runImport(g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "", "write the export to `file` (\"-\": stdout)")
+	f.StringVar(&o.From, "from", "", "the file's `kind`, kip or letta (default: detected)")
+	f.StringVar(&o.Agent, "agent", "", "Letta: import the agent of this `name or id`")
+	f.BoolVar(&o.Trusted, "trusted", false, "keep the file's statuses instead of quarantining every entry")
+	f.Var(timeValue{&o.Now}, "now", "exported_at `time`, RFC 3339, for a file that names no time")
+	f.StringVar(&o.GolemID, "golem-id", "", "the export's golem `id` (default: from the file)")
+	return cmd
+}
+
+// importResult is the --json document of import, bardo.import/v1.
+type importResult struct {
+	Input       string            `json:"input"`
+	Output      string            `json:"output"`
+	Kind        string            `json:"kind"`
+	GolemID     string            `json:"golem_id"`
+	Generation  int               `json:"generation"`
+	ExportedAt  string            `json:"exported_at"`
+	Agent       string            `json:"agent,omitempty"`
+	Agents      []string          `json:"agents,omitempty"`
+	Quarantined bool              `json:"quarantined"`
+	Read        map[string]int    `json:"read"`
+	Written     map[string]int    `json:"written"`
+	LeftOut     []foreign.LeftOut `json:"left_out"`
+}
+
+func runImport(g *globals, o importOptions) error {
+	out, err := g.createOutput(o.Output)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	in, err := g.openInput(o.File)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	name := inputName(o.File)
+	data, err := io.ReadAll(io.LimitReader(in, foreign.MaxFileBytes+1))
+	if err != nil {
+		return asInputError(o.File, fmt.Errorf("%s: %w", name, err))
+	}
+	if len(data) > foreign.MaxFileBytes {
+		return fmt.Errorf("%s: larger than %d MiB: %w", name, foreign.MaxFileBytes>>20, foreign.ErrMalformed)
+	}
+	r, err := foreign.Import(data, o.From, foreign.Options{Trusted: o.Trusted, Agent: o.Agent, Now: o.Now, GolemID: o.GolemID})
+	if err != nil {
+		var ae *foreign.AgentError
+		if errors.As(err, &ae) {
+			return usagef("bardo import", "%s: %w", name, err)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	w := grimoire.NewWriter(out)
+	if err := w.WriteHeader(&r.Header); err != nil {
+		return err
+	}
+	for _, rec := range r.Records {
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	rep := r.Report
+	res := importResult{Input: o.File, Output: o.Output, Kind: rep.Kind, GolemID: r.Header.GolemID, Generation: r.Header.Generation,
+		ExportedAt: r.Header.ExportedAt.UTC().Format(time.RFC3339Nano), Agent: rep.Agent, Agents: rep.Agents,
+		Quarantined: rep.Quarantined, Read: rep.Read, Written: rep.Written, LeftOut: rep.LeftOut}
+	if g.json {
+		return writeJSON(g.stdout, "bardo.import/v1", res)
+	}
+	trust := "quarantined"
+	if !rep.Quarantined {
+		trust = "trusted"
+	}
+	dest := o.Output
+	if dest == "-" {
+		dest = "stdout"
+	}
+	g.notef("%s: %s %s → %d entries (%s), %d causal edges, %d documents, %d episodes; %d kinds left out",
+		dest, rep.Kind, name, rep.Written[grimoire.TypeEntry], trust, rep.Written[grimoire.TypeCausalEdge],
+		rep.Written[grimoire.TypeDocument], rep.Written[grimoire.TypeEpisode], len(rep.LeftOut))
+	return nil
+}
