@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/bardo-golem/bardo/store"
 )
 
 type backupOptions struct {
@@ -63,6 +65,9 @@ type backupResult struct {
 }
 
 func runBackup(c *cobra.Command, g *globals, o backupOptions) error {
+	if err := checkDistinct(o.Output, store.Files(o.Store.Path)...); err != nil {
+		return err
+	}
 	s, err := openStore(c.Context(), o.Store, false)
 	if err != nil {
 		return err
