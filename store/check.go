@@ -10,12 +10,52 @@ import (
 type Problem struct {
 	Check  string // which check: integrity, foreign_keys, schema, provenance, counts, embeddings, values
 	Detail string
+	// More > 0 marks the line that stands for the problems of one check
+	// query beyond the first maxProblems: Detail is "and More more".
+	More int
 }
 
 func (p Problem) String() string { return p.Check + ": " + p.Detail }
 
-// maxProblems bounds what Check reports per query.
+// TotalProblems is how many problems ps stands for: each listed one, and
+// every one an "and N more" line counts.
+func TotalProblems(ps []Problem) int {
+	n := 0
+	for _, p := range ps {
+		if p.More > 0 {
+			n += p.More
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// maxProblems bounds what Check lists in full per check query; the rest
+// are counted in one "and N more" line.
 const maxProblems = 20
+
+// problemList lists the first maxProblems problems of one check query and
+// counts the rest.
+type problemList struct {
+	out   *[]Problem
+	check string
+	n     int
+}
+
+func (l *problemList) add(format string, args ...any) {
+	l.n++
+	if l.n <= maxProblems {
+		*l.out = append(*l.out, Problem{Check: l.check, Detail: fmt.Sprintf(format, args...)})
+	}
+}
+
+// close adds the "and N more" line when there were more than it listed.
+func (l *problemList) close() {
+	if more := l.n - maxProblems; more > 0 {
+		*l.out = append(*l.out, Problem{Check: l.check, Detail: fmt.Sprintf("and %d more", more), More: more})
+	}
+}
 
 // Check verifies a store: SQLite's integrity_check and foreign_key_check,
 // the schema version, that every row was created by a recorded activity
@@ -26,17 +66,17 @@ const maxProblems = 20
 func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 	var out []Problem
 	add := func(check, format string, args ...any) {
-		out = append(out, Problem{check, fmt.Sprintf(format, args...)})
+		out = append(out, Problem{Check: check, Detail: fmt.Sprintf(format, args...)})
 	}
 	err := s.readTx(ctx, func(q querier) error {
 		if err := queryProblems(ctx, q, "integrity", "PRAGMA integrity_check", func(v []any) string {
 			return fmt.Sprint(v[0])
-		}, func(v []any) bool { return fmt.Sprint(v[0]) != "ok" }, add); err != nil {
+		}, func(v []any) bool { return fmt.Sprint(v[0]) != "ok" }, &out); err != nil {
 			return err
 		}
 		if err := queryProblems(ctx, q, "foreign_keys", "PRAGMA foreign_key_check", func(v []any) string {
 			return fmt.Sprintf("table %v row %v refers to a missing row of %v", v[0], v[1], v[2])
-		}, nil, add); err != nil {
+		}, nil, &out); err != nil {
 			return err
 		}
 		if v := s.meta.SchemaVersion; v != schema.version {
@@ -45,14 +85,14 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 		for _, c := range rowChecks {
 			if err := queryProblems(ctx, q, c.check, c.query, func(v []any) string {
 				return fmt.Sprintf(c.format, v...)
-			}, nil, add); err != nil {
+			}, nil, &out); err != nil {
 				return err
 			}
 		}
 		if err := s.checkParent(ctx, q, add); err != nil {
 			return err
 		}
-		return checkCounts(ctx, q, add)
+		return checkCounts(ctx, q, &out)
 	})
 	return out, err
 }
@@ -90,7 +130,7 @@ var rowChecks = []struct{ check, query, format string }{
 
 // queryProblems runs q and reports each row keep accepts (nil: every row)
 // as a problem of check, at most maxProblems, then how many more.
-func queryProblems(ctx context.Context, q querier, check, query string, describe func([]any) string, keep func([]any) bool, add func(string, string, ...any)) error {
+func queryProblems(ctx context.Context, q querier, check, query string, describe func([]any) string, keep func([]any) bool, out *[]Problem) error {
 	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("%s check: %w", check, err)
@@ -100,7 +140,7 @@ func queryProblems(ctx context.Context, q querier, check, query string, describe
 	if err != nil {
 		return err
 	}
-	n := 0
+	list := problemList{out: out, check: check}
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -113,15 +153,13 @@ func queryProblems(ctx context.Context, q querier, check, query string, describe
 		if keep != nil && !keep(vals) {
 			continue
 		}
-		n++
-		if n <= maxProblems {
-			add(check, "%s", describe(vals))
-		}
+		list.add("%s", describe(vals))
 	}
-	if n > maxProblems {
-		add(check, "and %d more", n-maxProblems)
+	if err := rows.Err(); err != nil {
+		return err
 	}
-	return rows.Err()
+	list.close()
+	return nil
 }
 
 // checkParent: a store made by a first inherit names that bundle as its
@@ -152,11 +190,13 @@ var countChecks = []struct{ key, query, what string }{
 
 // checkCounts compares each activity's recorded counts with the rows it
 // wrote.
-func checkCounts(ctx context.Context, q querier, add func(string, string, ...any)) error {
+func checkCounts(ctx context.Context, q querier, out *[]Problem) error {
 	acts, err := activities(ctx, q)
 	if err != nil {
 		return err
 	}
+	list := problemList{out: out, check: "counts"}
+	defer list.close()
 	for _, c := range countChecks {
 		have, err := countByActivity(ctx, q, c.query)
 		if err != nil {
@@ -169,11 +209,11 @@ func checkCounts(ctx context.Context, q querier, add func(string, string, ...any
 			}
 			n, isNum := v.(float64)
 			if !isNum || n < 0 || n != math.Trunc(n) {
-				add("counts", "activity %d (%s): %s count %v is not a whole number", a.ID, a.Kind, c.key, v)
+				list.add("activity %d (%s): %s count %v is not a whole number", a.ID, a.Kind, c.key, v)
 				continue
 			}
 			if int64(n) != have[a.ID] {
-				add("counts", "activity %d (%s) records %s %d, the store holds %d %s", a.ID, a.Kind, c.key, int64(n), have[a.ID], c.what)
+				list.add("activity %d (%s) records %s %d, the store holds %d %s", a.ID, a.Kind, c.key, int64(n), have[a.ID], c.what)
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func TestCheckParentNeverApplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Problem{{"provenance", "parent bundle " + parent + " was never applied (run bardo inherit with it again)"}}
+	want := []Problem{{Check: "provenance", Detail: "parent bundle " + parent + " was never applied (run bardo inherit with it again)"}}
 	if d := cmp.Diff(want, problems); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
 	}
@@ -136,5 +136,40 @@ func TestCheckDamagedFile(t *testing.T) {
 	}
 	if err != nil && !errors.Is(err, ErrCorrupt) {
 		t.Errorf("Check = %v, want ErrCorrupt", err)
+	}
+}
+
+// TestCheckCountsEveryProblem: with thousands of orphaned change rows,
+// Check lists the first maxProblems of a query in full and an "and N
+// more" line, and TotalProblems gives the true total (it once said 43).
+func TestCheckCountsEveryProblem(t *testing.T) {
+	_, s := newStore(t)
+	defer s.Close()
+	mustIngest(t, s, newExport(t0).add(entry("a", "a", 0.5)).bytes(t), t0)
+	const orphans = 2064
+	mustExec(t, s, "PRAGMA foreign_keys=OFF")
+	for i := 0; i < orphans; i++ {
+		mustExec(t, s, "INSERT INTO entry_changes(entry_id, activity_id, action) VALUES(?, 9999, 'updated')", fmt.Sprintf("x%04d", i))
+	}
+	mustExec(t, s, "PRAGMA foreign_keys=ON")
+	problems, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := 0
+	var more *Problem
+	for i, p := range problems {
+		if p.Check == "provenance" && p.More == 0 && strings.Contains(p.Detail, "activity 9999") {
+			prov++
+		}
+		if p.More > 0 && p.Check == "provenance" {
+			more = &problems[i]
+		}
+	}
+	if prov != maxProblems || more == nil || more.More != orphans-maxProblems || more.Detail != fmt.Sprintf("and %d more", orphans-maxProblems) {
+		t.Fatalf("listed %d in full, more line %+v; want %d and 'and %d more'", prov, more, maxProblems, orphans-maxProblems)
+	}
+	if got := TotalProblems(problems); got < orphans {
+		t.Errorf("TotalProblems = %d, want at least the %d orphaned links", got, orphans)
 	}
 }

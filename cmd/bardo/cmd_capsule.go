@@ -121,6 +121,13 @@ type capsuleResult struct {
 }
 
 func runCapsule(c *cobra.Command, g *globals, o capsuleOptions) error {
+	inputs := []string{o.Bundle}
+	if o.FromStore {
+		inputs = store.Files(o.Store.Path)
+	}
+	if err := checkDistinct(o.Output, inputs...); err != nil {
+		return err
+	}
 	out, err := g.createOutput(o.Output)
 	if err != nil {
 		return err

@@ -26,7 +26,8 @@ store's parent bundle was applied, that embeddings are whole vectors of one
 length per space, and that values are in range.
 
 Prints "ok", or each problem on its own line (with --json a bardo.check/v1
-document either way). The store is only read: a store of an older schema
+document either way): at most 20 of each kind in full, then "and N more",
+and the true total last ("2064 problems"). The store is only read: a store of an older schema
 is refused unless --migrate, which opens it for writing (taking its lock)
 and migrates it first.
 
@@ -62,12 +63,17 @@ type checkResult struct {
 	SchemaVersion int          `json:"schema_version"`
 	Counts        *store.Stats `json:"counts,omitempty"` // a sound store's rows
 
+	// Problems lists at most 20 problems of each check query in full;
+	// the rest of a query's are one entry with "more" > 0. Total counts
+	// them all.
 	Problems []checkProblem `json:"problems"`
+	Total    int            `json:"total_problems"`
 }
 
 type checkProblem struct {
 	Check  string `json:"check"`
 	Detail string `json:"detail"`
+	More   int    `json:"more,omitempty"` // > 0: this entry stands for that many problems not listed
 }
 
 // unsoundStoreError is check's result when the store has problems.
@@ -104,9 +110,10 @@ func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 	}
 	m := s.Meta()
 	res := checkResult{Store: o.Store.Path, OK: len(problems) == 0, GolemID: m.GolemID, Generation: m.Generation,
-		ParentBundle: m.ParentBundle, SchemaVersion: m.SchemaVersion, Problems: []checkProblem{}}
+		ParentBundle: m.ParentBundle, SchemaVersion: m.SchemaVersion, Problems: []checkProblem{},
+		Total: store.TotalProblems(problems)}
 	for _, p := range problems {
-		res.Problems = append(res.Problems, checkProblem{p.Check, p.Detail})
+		res.Problems = append(res.Problems, checkProblem{p.Check, p.Detail, p.More})
 	}
 	if res.OK {
 		st, err := s.Stats(c.Context())
@@ -127,7 +134,7 @@ func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 		}
 	}
 	if !res.OK {
-		return &unsoundStoreError{path: o.Store.Path, problems: len(problems)}
+		return &unsoundStoreError{path: o.Store.Path, problems: res.Total}
 	}
 	return nil
 }
@@ -135,8 +142,8 @@ func runCheck(c *cobra.Command, g *globals, o checkOptions) error {
 // reportUnopenable prints the one problem of a store too damaged to open
 // and returns check's unsound result.
 func (g *globals) reportUnopenable(o checkOptions, err error) error {
-	p := checkProblem{"schema", err.Error()}
-	res := checkResult{Store: o.Store.Path, Problems: []checkProblem{p}}
+	p := checkProblem{Check: "schema", Detail: err.Error()}
+	res := checkResult{Store: o.Store.Path, Problems: []checkProblem{p}, Total: 1}
 	if g.json {
 		if err := writeJSON(g.stdout, "bardo.check/v1", res); err != nil {
 			return err

@@ -115,6 +115,9 @@ type importResult struct {
 }
 
 func runImport(g *globals, o importOptions) error {
+	if err := checkDistinct(o.Output, o.File); err != nil {
+		return err
+	}
 	out, err := g.createOutput(o.Output)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -18,8 +19,11 @@ type verifyOptions struct {
 	Deep   bool     // --deep
 	Strict bool     // --strict
 	Trust  []string // --trust: public keys a bundle must be signed by
+	Expect []string // --expect: the digests a bundle may have
+	Sums   string   // --sums: a digest list naming the files and their digests
 
 	trusted []ed25519.PublicKey // the keys of Trust, read
+	pins    []bundle.Pin        // the lines of Sums, read; each names a file and its digest
 }
 
 func newVerifyCmd(g *globals, runF func(verifyOptions) error) *cobra.Command {
@@ -49,17 +53,42 @@ repeated for more keys) a bundle is also BAD when it is unsigned or signed
 by a key no --trust names, and the --json document gives each bundle's
 "signature" (unsigned, trusted or untrusted) and "signed_by" key id.
 
+A digest identifies a bundle's content, so a bundle that was edited and
+re-encoded verifies under its new digest: pin the digest you recorded to
+catch it. With --expect DIGEST (repeatable) every FILE must be a bundle
+with one of those digests, and every --expect must be met by some FILE.
+With --sums LIST, the files are the lines of LIST, "<digest>  <file>" as
+sha256sum writes them ("sha256:<hex>" or the hex alone; the digest is the
+bundle's, not the file's SHA-256), and each file must have its line's
+digest. Make such a list with
+  bardo verify *.bardo | awk '$1 == "OK" {print $3 "  " $2}' > SUMS
+
 ` + exitStatus(
 			status{exitBad, "some FILE is bad"},
 			status{exitNoInput, "some FILE cannot be opened"},
 			status{exitIOErr, "I/O error reading a FILE"},
-			status{exitDataErr, "a --trust PUBKEY is not a public key"},
+			status{exitDataErr, "a --trust PUBKEY is not a public key, or --sums LIST is not a digest list"},
 		),
 		Example: `  bardo verify golem-7a.bardo
   bardo verify --deep *.bardo grimoire.jsonl
-  bardo verify --json golem-7a.bardo | jq '.files[] | select(.ok | not)'`,
-		Args: positional(1, -1),
+  bardo verify --json golem-7a.bardo | jq '.files[] | select(.ok | not)'
+  bardo verify golem-7a.bardo --expect sha256:9e54cae6869f…
+  bardo verify --sums SUMS`,
+		Args: positional(0, -1),
 		RunE: func(c *cobra.Command, args []string) error {
+			switch {
+			case o.Sums != "" && len(args) > 0:
+				return usagef(c.CommandPath(), "--sums names the files to check: give no FILE with it")
+			case o.Sums == "" && len(args) == 0:
+				return usagef(c.CommandPath(), "missing FILE argument")
+			}
+			for i, e := range o.Expect {
+				d, err := bundle.ParseDigest(e)
+				if err != nil {
+					return usagef(c.CommandPath(), "--expect: %v", err)
+				}
+				o.Expect[i] = d
+			}
 			o.Files = args
 			stdin := 0
 			for _, f := range args {
@@ -80,6 +109,8 @@ by a key no --trust names, and the --json document gives each bundle's
 	f.BoolVar(&o.Deep, "deep", false, "also check every bundle's cross-references and counts")
 	f.BoolVar(&o.Strict, "strict", false, "make unknown record types and fields of exports errors, not warnings")
 	f.StringArrayVar(&o.Trust, "trust", nil, "accept only bundles signed by the public `key` (a file or its line); repeat for more keys")
+	f.StringArrayVar(&o.Expect, "expect", nil, "accept only bundles whose digest is `digest`; repeat for more")
+	f.StringVar(&o.Sums, "sums", "", "check the files the digest `list` names, a \"DIGEST  FILE\" line each, against their digests")
 	return cmd
 }
 
@@ -88,6 +119,8 @@ type verifyResult struct {
 	Deep  bool         `json:"deep"`
 	Bad   int          `json:"bad"`
 	Files []verifyFile `json:"files"`
+	// Unmet lists each --expect digest that no FILE has.
+	Unmet []string `json:"unmet_expect,omitempty"`
 }
 
 // verifyFile is what verify found in one file.
@@ -103,6 +136,7 @@ type verifyFile struct {
 
 	Signature string `json:"signature,omitempty"` // bundles, with --trust: unsigned, trusted or untrusted
 	SignedBy  string `json:"signed_by,omitempty"` // bundles, with --trust: the signing key's id
+	Expected  string `json:"expected,omitempty"`  // with --sums: the digest the list pins this file to
 }
 
 func (v *verifyFile) line() string {
@@ -129,9 +163,21 @@ func runVerify(g *globals, o verifyOptions) error {
 		}
 		o.trusted = keys
 	}
+	if o.Sums != "" {
+		pins, err := readDigestList(g, o.Sums)
+		if err != nil {
+			return err
+		}
+		o.pins = pins
+		o.Files = nil
+		for _, p := range pins {
+			o.Files = append(o.Files, p.File)
+		}
+	}
 	res := verifyResult{Deep: o.Deep, Files: make([]verifyFile, 0, len(o.Files))}
 	var failed error // the first file that could not be read: its exit code wins
-	for _, path := range o.Files {
+	met := map[string]bool{}
+	for i, path := range o.Files {
 		v, err := verifyPath(g, path, o)
 		if err != nil {
 			v = verifyFile{File: path, Errors: []string{err.Error()}}
@@ -139,12 +185,29 @@ func runVerify(g *globals, o verifyOptions) error {
 				failed = err
 			}
 		}
+		if err == nil {
+			var pinned string
+			if o.pins != nil {
+				pinned = o.pins[i].Digest
+			}
+			checkPins(&v, o.Expect, pinned)
+			met[v.Digest] = true
+		}
 		if !v.OK {
 			res.Bad++
 		}
 		res.Files = append(res.Files, v)
 		if !g.json {
 			fmt.Fprintln(g.stdout, v.line())
+		}
+	}
+	for _, d := range o.Expect {
+		if !met[d] && !slices.Contains(res.Unmet, d) {
+			res.Unmet = append(res.Unmet, d)
+			res.Bad++
+			if !g.json {
+				fmt.Fprintf(g.stdout, "BAD --expect %s: no FILE has this digest\n", d)
+			}
 		}
 	}
 	if g.json {
@@ -156,9 +219,56 @@ func runVerify(g *globals, o verifyOptions) error {
 	case failed != nil:
 		return failed
 	case res.Bad > 0:
-		return &badFilesError{bad: res.Bad, total: len(o.Files)}
+		return &badFilesError{bad: res.Bad - len(res.Unmet), total: len(o.Files), unmet: len(res.Unmet)}
 	}
 	return nil
+}
+
+// checkPins marks a bundle BAD whose digest is not one of expect (when
+// given), or not pinned (when the digest list pins it).
+func checkPins(v *verifyFile, expect []string, pinned string) {
+	if len(expect) == 0 && pinned == "" {
+		return
+	}
+	if v.Kind != kindBundle {
+		v.Errors = append(v.Errors, "not a bundle: a digest pins bundles only")
+		v.OK = false
+		return
+	}
+	if v.Digest == "" { // a bundle too damaged to have a digest is BAD already
+		return
+	}
+	if pinned != "" {
+		v.Expected = pinned
+		if v.Digest != pinned {
+			v.Errors = append(v.Errors, fmt.Sprintf("digest %s, the list pins %s", v.Digest, pinned))
+		}
+	}
+	if len(expect) > 0 && !slices.Contains(expect, v.Digest) {
+		v.Errors = append(v.Errors, fmt.Sprintf("digest %s is not one --expect names", v.Digest))
+	}
+	v.OK = len(v.Errors) == 0
+}
+
+// readDigestList reads the --sums list ("-": standard input).
+func readDigestList(g *globals, path string) ([]bundle.Pin, error) {
+	var r io.Reader = g.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &inputError{err: err}
+		}
+		defer f.Close()
+		r = f
+	}
+	pins, err := bundle.ParseDigestList(r, inputName(path))
+	if err != nil {
+		return nil, err
+	}
+	if len(pins) == 0 {
+		return nil, fmt.Errorf("%s: %w: no line names a file", inputName(path), bundle.ErrDigestList)
+	}
+	return pins, nil
 }
 
 // verifyPath checks one file. A file that is bad is a result; an error is

@@ -77,6 +77,7 @@ func exitCode(err error) int {
 	case errors.Is(err, trust.ErrUntrusted):
 		return exitNoPerm
 	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt), errors.Is(err, trust.ErrMalformedKey),
+		errors.Is(err, bundle.ErrDigestList),
 		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),
 		errors.Is(err, bundlediff.ErrIncomparable):
 		return exitDataErr
@@ -136,10 +137,18 @@ func (e *inputError) Unwrap() error { return e.err }
 // read, and what they hold is wrong.
 type badFilesError struct {
 	bad, total int
+	unmet      int // --expect digests no file has
 }
 
 func (e *badFilesError) Error() string {
-	return fmt.Sprintf("%d of %d files are bad", e.bad, e.total)
+	msg := fmt.Sprintf("%d of %d files are bad", e.bad, e.total)
+	switch {
+	case e.unmet == 1:
+		msg += "; 1 --expect digest is met by no file"
+	case e.unmet > 1:
+		msg += fmt.Sprintf("; %d --expect digests are met by no file", e.unmet)
+	}
+	return msg
 }
 
 // signalError is the end of a run interrupted by SIGINT or SIGTERM.

@@ -224,6 +224,23 @@ func pathCases() []pathCase {
 				return []string{"export", "--store", w.store, "-o", filepath.Join(w.dir, "out.jsonl")}
 			}},
 
+		{name: "backup -o its store", class: "same-file", code: 73, expect: "refusing to write",
+			prepare: func(t *testing.T, w pathWork) []string { return []string{"backup", "--store", w.store, "-o", w.store} }},
+		{name: "backup -o its store's -wal", class: "same-file", code: 73, expect: "-wal",
+			prepare: func(t *testing.T, w pathWork) []string {
+				return []string{"backup", "--store", w.store, "-o", w.store + "-wal"}
+			}},
+		{name: "import -o its own file", class: "same-file", code: 73, expect: "refusing to write",
+			prepare: func(t *testing.T, w pathWork) []string { return []string{"import", w.export, "-o", w.export} }},
+		{name: "capsule -o its store", class: "same-file", code: 73, expect: "refusing to write",
+			prepare: func(t *testing.T, w pathWork) []string { return []string{"capsule", "--store", w.store, "-o", w.store} }},
+		{name: "capsule -o its bundle", class: "same-file", code: 73, expect: "refusing to write",
+			prepare: func(t *testing.T, w pathWork) []string {
+				b := filepath.Join(w.dir, "b.bardo")
+				mustRun(t, "bundle", w.export, "-o", b, "--quiet")
+				return []string{"capsule", b, "-o", b}
+			}},
+
 		// 3. Outputs that are written through, links that are kept.
 		{name: "bundle -o a full device", class: "write-through", code: 74, expect: "no space left on device",
 			prepare: func(t *testing.T, w pathWork) []string {

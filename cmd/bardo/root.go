@@ -45,7 +45,7 @@ and says what each exit status means for it.
 	root.SetOut(g.stdout)
 	root.SetErr(g.stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{cmd: c.CommandPath(), err: err}
+		return &usageError{cmd: c.CommandPath(), err: flagError(c, err)}
 	})
 	pf := root.PersistentFlags()
 	pf.BoolVar(&g.json, "json", false, "print results as one JSON document, and errors as JSON on stderr")
@@ -83,6 +83,7 @@ and says what each exit status means for it.
 		newCompletionCmd(g, nil),
 		newLibraryCmd(g),
 		newRecallCmd(g, nil),
+		newBackupCmd(g, nil),
 		newCapsuleCmd(g, nil),
 		newImportCmd(g, nil),
 	)

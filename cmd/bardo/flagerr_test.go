@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFlagErrors: a flag value that does not parse names the flag and
+// what it takes, never strconv's words; a mistyped flag gets the nearest
+// one the command has (issue 18, item 6).
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a word for a whole number", []string{"recall", "--limit=abc", "--text", "x"}, `bardo: invalid value "abc" for --limit: not a whole number`},
+		{"a fraction for a whole number", []string{"bottleneck", "x", "--max-entries", "1.5"}, `bardo: invalid value "1.5" for --max-entries: not a whole number`},
+		{"a number too large", []string{"bottleneck", "x", "--max-entries", "99999999999999999999"}, `bardo: invalid value "99999999999999999999" for --max-entries: out of range`},
+		{"a bad duration", []string{"snapshot", "x", "--dir", "d", "--interval", "5y"}, `bardo: invalid value "5y" for --interval: not a duration like 90s, 30m or 6h`},
+		{"a bad time", []string{"bundle", "x", "-o", "y", "--now", "yesterday"}, `bardo: invalid value "yesterday" for --now: not an RFC 3339 time`},
+		{"a transposed flag", []string{"bundle", "x", "--max-entires", "4"}, `bardo: unknown flag --max-entires (did you mean --max-entries?)`},
+		{"a global flag mistyped", []string{"bundle", "x", "--jsn"}, `bardo: unknown flag --jsn (did you mean --json?)`},
+		{"a short name far from every flag", []string{"recall", "--top", "3", "--text", "x"}, "bardo: unknown flag --top\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := bardo(t, "", tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr)
+			}
+			if strings.Contains(stderr, "strconv") || strings.Contains(stderr, "invalid syntax") {
+				t.Errorf("stderr leaks Go's parser:\n%s", stderr)
+			}
+		})
+	}
+}
