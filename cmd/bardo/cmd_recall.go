@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
@@ -182,7 +183,7 @@ func recallConditions(g *globals, o recallOptions) ([]library.Condition, error) 
 	name := inputName(o.Like)
 	r, err := grimoire.NewReader(in, g.readOptions(name, o.Strict))
 	if err != nil {
-		return nil, asInputError(o.Like, err)
+		return nil, explainKind(o.Like, filekind.Export, asInputError(o.Like, err))
 	}
 	defer r.Close()
 	return library.ConditionsFromExport(r, o.Entries, o.Episodes)
