@@ -13,7 +13,6 @@ import (
 	"github.com/bardo-golem/bardo/filekind"
 )
 
-
 // maxZstdWindow caps the memory a zstd frame may ask for. Every standard
 // level, --ultra -22 included, stays within 128 MiB (window log 27); a
 // larger request is rejected rather than allocated.
