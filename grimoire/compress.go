@@ -2,19 +2,15 @@ package grimoire
 
 import (
 	"bufio"
-	"bytes"
+	"compress/bzip2"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
-)
 
-// Magic bytes of the compressed forms an export may take.
-var (
-	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
-	gzipMagic = []byte{0x1f, 0x8b}
+	"github.com/bardo-golem/bardo/filekind"
 )
 
 // maxZstdWindow caps the memory a zstd frame may ask for. Every standard
@@ -60,16 +56,23 @@ func (e *corruptError) Unwrap() error { return e.err }
 // Is makes errors.Is(err, ErrMalformed) true: the input is bad data.
 func (e *corruptError) Is(target error) bool { return target == ErrMalformed }
 
+// ErrUnreadCompression is the error for an export compressed in a form
+// the reader does not read (xz, lz4): it says how to read it instead.
+var ErrUnreadCompression = errors.New("bardo reads exports plain or compressed with zstd, gzip or bzip2")
+
 // decompress sniffs the first bytes of raw and returns the stream of JSON
 // lines, the codec's name ("" for none) and the decompressor to close.
+// zstd, gzip and bzip2 are read (bzip2 by the standard library, so no
+// dependency is added for it); xz and lz4 are refused with how to
+// decompress them first.
 func decompress(raw io.Reader) (io.Reader, string, io.Closer, error) {
 	br := bufio.NewReaderSize(raw, 64<<10)
-	magic, err := br.Peek(len(zstdMagic))
+	magic, err := br.Peek(filekind.MagicLen)
 	if err != nil && err != io.EOF {
 		return nil, "", nil, err
 	}
-	switch {
-	case bytes.HasPrefix(magic, zstdMagic):
+	switch c := filekind.Compression(magic); c {
+	case filekind.Zstd:
 		d, err := zstd.NewReader(br,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecoderLowmem(true),
@@ -80,14 +83,29 @@ func decompress(raw io.Reader) (io.Reader, string, io.Closer, error) {
 		}
 		rc := d.IOReadCloser()
 		return rc, "zstd", rc, nil
-	case bytes.HasPrefix(magic, gzipMagic):
+	case filekind.Gzip:
 		z, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, "gzip", nil, err
 		}
 		return z, "gzip", z, nil
+	case filekind.Bzip2:
+		return bzip2.NewReader(br), "bzip2", nil, nil
+	case filekind.Xz, filekind.Lz4:
+		return nil, "", nil, &unreadError{codec: string(c)}
 	}
 	return br, "", nil, nil
+}
+
+// unreadError is an export compressed by a codec the reader does not read.
+type unreadError struct{ codec string }
+
+func (e *unreadError) Error() string {
+	return fmt.Sprintf("an %s-compressed file: %v; decompress it first (%s -dc FILE | bardo … -)", e.codec, ErrUnreadCompression, e.codec)
+}
+
+func (e *unreadError) Is(target error) bool {
+	return target == ErrMalformed || target == ErrUnreadCompression
 }
 
 // readError wraps an error met while reading: an I/O error of the input

@@ -1,6 +1,6 @@
 // Package grimoire reads and writes Grimoire exports in the
 // bardo.grimoire-export/v1 format: JSON Lines, one header then records of
-// any type in any order, optionally compressed with zstd or gzip (detected
+// any type in any order, optionally compressed with zstd, gzip or bzip2 (detected
 // from the magic bytes, never from the name).
 //
 // # Reading

@@ -69,7 +69,7 @@ type Reader struct {
 	err   error // sticky: I/O error, io.EOF or the final ValidationError
 }
 
-// NewReader returns a Reader of the export r, compressed with zstd or gzip
+// NewReader returns a Reader of the export r, compressed with zstd, gzip or bzip2
 // or not at all (told from the magic bytes). It reads and validates the
 // header: when the export has none, or a bad one, the error is a
 // *ValidationError. NewReader does not close r.

@@ -43,7 +43,7 @@ func BenchmarkRecall(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := library.Recall(conds, recs, now); err != nil {
+		if _, err := library.Recall(conds, recs, now, library.RecallAbove); err != nil {
 			b.Fatal(err)
 		}
 	}

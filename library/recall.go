@@ -2,6 +2,7 @@ package library
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,6 +25,7 @@ type Condition struct {
 
 // Kinds of Condition.
 const (
+	ConditionVector  = "vector" // a query vector, compared in its model space only
 	ConditionText    = "text"
 	ConditionEpisode = "episode"
 	ConditionEntry   = "entry"
@@ -79,12 +81,16 @@ type Hit struct {
 }
 
 // Recall returns the recall candidates among recs whose cosine to one of
-// the conditions exceeds 0.8, ranked by score descending, ties by id
-// bytewise. A record and a condition are compared by their model vectors
-// when both have one in the same space, else by bardo-text/v1 of their
-// texts. The best condition is kept for each record, ties to the earlier.
-// An error names a vector that cannot be compared.
-func Recall(conds []Condition, recs []Record, now time.Time) ([]Hit, error) {
+// the conditions exceeds above (RecallAbove, 0.8, unless the caller asks
+// for another), ranked by score descending, ties by id bytewise. A record
+// and a condition are compared by their model vectors when both have one
+// in the same space, else by bardo-text/v1 of their texts. The best
+// condition is kept for each record, ties to the earlier. An error names
+// a vector that cannot be compared, or an above outside [0, 1).
+func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]Hit, error) {
+	if !(above >= 0 && above < 1) {
+		return nil, fmt.Errorf("a recall threshold of %v is outside [0, 1)", above)
+	}
 	type best struct {
 		cond     int
 		cos      float64
@@ -133,7 +139,7 @@ func Recall(conds []Condition, recs []Record, now time.Time) ([]Hit, error) {
 	textSet := text.Build()
 	found := map[int]best{}
 	consider := func(i, ci int, cos float64, compared string) {
-		if cos <= RecallAbove {
+		if cos <= above {
 			return
 		}
 		if b, ok := found[i]; !ok || cos > b.cos {
@@ -148,11 +154,14 @@ func Recall(conds []Condition, recs []Record, now time.Time) ([]Hit, error) {
 			if err := checkFinite(c.Vector); err != nil {
 				return nil, fmt.Errorf("condition %d (%s %q): %w", ci+1, c.Kind, c.ID, err)
 			}
-			for _, m := range set.Within(c.Vector, RecallAbove) {
+			for _, m := range set.Within(c.Vector, above) {
 				consider(modelRows[sp][m.Index], ci, m.Cos, sp.name)
 			}
 		}
-		for _, m := range textSet.Within(textembed.Embed(c.Text), RecallAbove) {
+		if c.Kind == ConditionVector {
+			continue // a bare vector has no text to compare
+		}
+		for _, m := range textSet.Within(textembed.Embed(c.Text), above) {
 			i := cands[m.Index]
 			if s, ok := inModel[i]; hasModel && ok && s == sp {
 				continue // compared in their common model space
@@ -175,6 +184,48 @@ func Recall(conds []Condition, recs []Record, now time.Time) ([]Hit, error) {
 		hits[i].Rank = i + 1
 	}
 	return hits, nil
+}
+
+// ErrNoSpace is wrapped by VectorSpace's errors: a query vector that no
+// candidate's space can take.
+var ErrNoSpace = errors.New("no space to compare the query vector in")
+
+// VectorSpace is the model space a query vector of dims components is
+// compared in: want when given (it must be the space of some candidate's
+// vector of that length), else the one space whose candidates have
+// vectors of that length. An error says which spaces there are.
+func VectorSpace(recs []Record, dims int, want string) (string, error) {
+	seen := map[string]bool{}
+	var spaces []string
+	for i := range recs {
+		r := &recs[i]
+		if len(Reasons(&r.Entry)) == 0 || !modelSpace(r.EmbeddingModel, r.Entry.Embedding) || len(r.Entry.Embedding) != dims {
+			continue
+		}
+		if !seen[r.EmbeddingModel] {
+			seen[r.EmbeddingModel] = true
+			spaces = append(spaces, r.EmbeddingModel)
+		}
+	}
+	slices.Sort(spaces)
+	switch {
+	case want != "" && seen[want]:
+		return want, nil
+	case want != "":
+		return "", fmt.Errorf("%w: no recall candidate has a vector of %d dims in space %q (spaces with %d dims: %s)", ErrNoSpace, dims, want, dims, orNone(spaces))
+	case len(spaces) == 1:
+		return spaces[0], nil
+	case len(spaces) == 0:
+		return "", fmt.Errorf("%w: no recall candidate has a vector of %d dims", ErrNoSpace, dims)
+	}
+	return "", fmt.Errorf("%w: recall candidates have vectors of %d dims in %d spaces (%s): name one with --space", ErrNoSpace, dims, len(spaces), strings.Join(spaces, ", "))
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
 
 // modelSpace reports whether a vector is a model vector: one of a named

@@ -2,6 +2,8 @@ package library_test
 
 import (
 	"bytes"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,15 +33,8 @@ func summarize(hits []library.Hit) []hitSummary {
 // to the current conditions surfaces, one at 0.75 does not, nor does a
 // record at 0.97 that is no death record.
 func TestRecallPlanted(t *testing.T) {
-	recs := []library.Record{
-		record("stain-085", grimoire.CategoryWarning, library.ChannelDeath, 0.6, 0, cos085),
-		record("stain-075", grimoire.CategoryWarning, library.ChannelDeath, 0.6, 0, cos075),
-		record("living-097", grimoire.CategoryInsight, library.ChannelLive, 0.9, 0, cos097),
-		record("flag-080", grimoire.CategoryWarning, library.ChannelLive, 0.9, 0, cos080), // exactly 0.8: not above
-	}
-	recs[3].Entry.IsBloodstain = true
-	conds := []library.Condition{{Kind: library.ConditionEntry, ID: "now-1", Text: "unrelated words", Space: space, Vector: e1}}
-	hits, err := library.Recall(conds, recs, now)
+	recs, conds := plantedRecall()
+	hits, err := library.Recall(conds, recs, now, library.RecallAbove)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +46,18 @@ func TestRecallPlanted(t *testing.T) {
 	if h.RetrievalWeight != 1.2 || !near(h.Score, 0.85*1.2*h.EffectiveWeight) || h.EffectiveWeight != 0.6 {
 		t.Errorf("hit %+v: score must be cosine × 1.2 × effective weight (structural: 0.6)", h)
 	}
+}
+
+// plantedRecall is TestRecallPlanted's library and condition.
+func plantedRecall() ([]library.Record, []library.Condition) {
+	recs := []library.Record{
+		record("stain-085", grimoire.CategoryWarning, library.ChannelDeath, 0.6, 0, cos085),
+		record("stain-075", grimoire.CategoryWarning, library.ChannelDeath, 0.6, 0, cos075),
+		record("living-097", grimoire.CategoryInsight, library.ChannelLive, 0.9, 0, cos097),
+		record("flag-080", grimoire.CategoryWarning, library.ChannelLive, 0.9, 0, cos080), // exactly 0.8: not above
+	}
+	recs[3].Entry.IsBloodstain = true
+	return recs, []library.Condition{{Kind: library.ConditionEntry, ID: "now-1", Text: "unrelated words", Space: space, Vector: e1}}
 }
 
 // TestRecallRanking: the score ranks, the best condition is named, and
@@ -73,7 +80,7 @@ func TestRecallRanking(t *testing.T) {
 		{Kind: library.ConditionEpisode, ID: "ep-9", Text: text},                          // text to c-reflection
 		{Kind: library.ConditionEntry, ID: "z", Text: "z", Space: "other/v1", Vector: e2}, // another space: text only
 	}
-	hits, err := library.Recall(conds, recs, now)
+	hits, err := library.Recall(conds, recs, now, library.RecallAbove)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +159,57 @@ func TestConditionsFromExport(t *testing.T) {
 	}
 	if d := cmp.Diff(want, conds); d != "" {
 		t.Errorf("conditions (-want +got):\n%s", d)
+	}
+}
+
+// TestRecallThresholdAndVector: a lower threshold surfaces what 0.8 does
+// not; a vector condition is compared in its model space only; the
+// threshold is checked.
+func TestRecallThresholdAndVector(t *testing.T) {
+	recs, conds := plantedRecall()
+	vec := []library.Condition{{Kind: library.ConditionVector, Space: conds[0].Space, Vector: conds[0].Vector}}
+	for _, tc := range []struct {
+		name  string
+		conds []library.Condition
+		above float64
+		want  []string
+	}{
+		{"the default threshold", conds, library.RecallAbove, []string{"stain-085"}},
+		{"a lower threshold", conds, 0.7, []string{"flag-080", "stain-085", "stain-075"}},
+		{"a vector alone", vec, library.RecallAbove, []string{"stain-085"}},
+		{"a vector at a lower threshold", vec, 0.7, []string{"flag-080", "stain-085", "stain-075"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits, err := library.Recall(tc.conds, recs, now, tc.above)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.Record.Entry.ID)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("hits (-want +got):\n%s", d)
+			}
+		})
+	}
+	for _, bad := range []float64{-0.1, 1, math.NaN()} {
+		if _, err := library.Recall(conds, recs, now, bad); err == nil {
+			t.Errorf("threshold %v accepted", bad)
+		}
+	}
+}
+
+func TestVectorSpace(t *testing.T) {
+	recs, conds := plantedRecall()
+	dims := len(conds[0].Vector)
+	if sp, err := library.VectorSpace(recs, dims, ""); err != nil || sp != conds[0].Space {
+		t.Errorf("VectorSpace = %q, %v; want %q", sp, err, conds[0].Space)
+	}
+	if _, err := library.VectorSpace(recs, dims+1, ""); err == nil || !strings.Contains(err.Error(), "no recall candidate has a vector of") {
+		t.Errorf("a length no record has: %v", err)
+	}
+	if _, err := library.VectorSpace(recs, dims, "other-model"); err == nil || !strings.Contains(err.Error(), `in space "other-model"`) {
+		t.Errorf("a space no record has: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/clade"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
 	"github.com/bardo-golem/bardo/store"
@@ -23,9 +23,6 @@ type cladeSource struct {
 }
 
 const kindStore fileKind = "store"
-
-// sqliteMagic starts every SQLite database file, so every store.
-var sqliteMagic = []byte("SQLite format 3\x00")
 
 // loadClade reads the --clade sources into one clade, telling an export, a
 // bundle and a store apart by their first bytes. It returns nil and no
@@ -90,7 +87,7 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 	opts := g.readOptions(name, strict)
 	defer g.exportProgress(&opts, file)()
 	if _, err := l.AddExport(src, opts); err != nil {
-		return "", asInputError(file, err)
+		return "", explainKind(file, filekind.Export, asInputError(file, err))
 	}
 	return kind, nil
 }
@@ -98,18 +95,11 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 // cladeKind tells a store (an SQLite database) from a bundle and an
 // export, and leaves f at its start.
 func cladeKind(f *os.File) (fileKind, error) {
-	head := make([]byte, len(sqliteMagic))
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", err
+	kind, other, err := sniff(f)
+	if other == filekind.Store {
+		return kindStore, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	if bytes.Equal(head[:n], sqliteMagic) {
-		return kindStore, nil
-	}
-	return sniff(f)
+	return kind, err
 }
 
 // addStore adds every entry of the store at path, read-only.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bottleneck"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -86,7 +87,7 @@ func runBottleneck(g *globals, o bottleneckOptions) error {
 	defer in.Close()
 	sel, err := selectEntries(g, in, o)
 	if err != nil {
-		return asInputError(o.Export, err)
+		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
 	}
 
 	ranked := sel.Result()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/bundlediff"
+	"github.com/bardo-golem/bardo/filekind"
 )
 
 type diffOptions struct {
@@ -152,7 +153,7 @@ func readDiffInput(g *globals, path string) (*bundle.Bundle, error) {
 	defer in.Close()
 	b, err := bundle.Decode(in)
 	if err != nil {
-		return nil, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err))
+		return nil, explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err)))
 	}
 	return b, nil
 }

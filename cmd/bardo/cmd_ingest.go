@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -112,12 +113,12 @@ func runIngest(c *cobra.Command, g *globals, o ingestOptions) error {
 	defer f.Close()
 	digest, err := exportDigest(f)
 	if err != nil {
-		return asInputError(f.Name(), err)
+		return explainKind(o.Export, filekind.Export, asInputError(f.Name(), err))
 	}
 	name := inputName(o.Export)
 	r, err := grimoire.NewReader(f, g.readOptions(name, o.Strict))
 	if err != nil {
-		return asInputError(f.Name(), err)
+		return explainKind(o.Export, filekind.Export, asInputError(f.Name(), err))
 	}
 	defer r.Close()
 

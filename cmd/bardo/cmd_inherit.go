@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/store"
@@ -185,7 +186,7 @@ func readBundle(g *globals, path string) (*bundle.Bundle, string, error) {
 	defer done()
 	b, err := bundle.Decode(r)
 	if err != nil {
-		return nil, "", asInputError(path, fmt.Errorf("%s: %w", name, err))
+		return nil, "", explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", name, err)))
 	}
 	if errs := b.Check(); len(errs) > 0 {
 		const shown = 20

@@ -44,7 +44,7 @@ func TestInheritExitCodes(t *testing.T) {
 		{"first inherit creates the store", []string{"inherit", good, "--store", "NEW"}, 0, ""},
 		{"into an existing store", []string{"inherit", good, "--store", existing}, 0, ""},
 		{"a corrupt bundle", []string{"inherit", corrupt, "--store", "NEW"}, 65, "corrupt.bardo: bundle: "},
-		{"an export is not a bundle", []string{"inherit", "testdata/tiny.jsonl", "--store", "NEW"}, 65, "testdata/tiny.jsonl: bundle: "},
+		{"an export is not a bundle", []string{"inherit", "testdata/tiny.jsonl", "--store", "NEW"}, 65, "testdata/tiny.jsonl is a Grimoire export, not a bardo bundle\nbardo: hint: to make a germline bundle of it use"},
 		{"a missing bundle", []string{"inherit", filepath.Join(dir, "none.bardo"), "--store", "NEW"}, 66, "no such file or directory"},
 		{"a clade bundle creates no store", []string{"inherit", good, "--store", "NEW", "--channel", "clade"}, 66, "a clade bundle does not create a store"},
 		{"a store in a missing folder", []string{"inherit", good, "--store", filepath.Join(dir, "nowhere", "g.db")}, 73, "nowhere"},

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 )
 
 type inspectOptions struct {
@@ -79,7 +80,7 @@ func runInspect(g *globals, o inspectOptions) error {
 	cr := &countingReader{r: in} // Decode reads to the end: cr.n is the file's size
 	b, err := bundle.Decode(cr)
 	if err != nil {
-		return asInputError(o.Bundle, fmt.Errorf("%s: %w", inputName(o.Bundle), err))
+		return explainKind(o.Bundle, filekind.Bundle, asInputError(o.Bundle, fmt.Errorf("%s: %w", inputName(o.Bundle), err)))
 	}
 	digest, err := b.Digest()
 	if err != nil {

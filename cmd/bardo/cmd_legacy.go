@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/legacy"
@@ -154,7 +155,7 @@ func runLegacy(g *globals, o legacyOptions) error {
 	l, err := legacy.Build(src, opts)
 	done()
 	if err != nil {
-		return asInputError(o.Export, err)
+		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
 	}
 	res := newLegacyResult(l, o, sources)
 	if key != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/library"
 )
@@ -21,7 +22,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 	}
 	defer f.Close()
 	name := inputName(o.Source)
-	kind, err := sniff(f)
+	kind, _, err := sniff(f)
 	if err != nil {
 		return nil, "", asInputError(f.Name(), err)
 	}
@@ -50,11 +51,11 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 	}
 	digest, err := exportDigest(f)
 	if err != nil {
-		return nil, "", asInputError(f.Name(), err)
+		return nil, "", explainKind(o.Source, filekind.Export, asInputError(f.Name(), err))
 	}
 	r, err := grimoire.NewReader(f, g.readOptions(name, o.Strict))
 	if err != nil {
-		return nil, "", asInputError(f.Name(), err)
+		return nil, "", explainKind(o.Source, filekind.Export, asInputError(f.Name(), err))
 	}
 	defer r.Close()
 	var src *library.Source

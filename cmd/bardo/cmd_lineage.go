@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/lineage"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -142,7 +143,7 @@ func readLineageBundle(g *globals, path string) (lineage.Bundle, error) {
 	defer in.Close()
 	b, err := bundle.Decode(in)
 	if err != nil {
-		return lineage.Bundle{}, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err))
+		return lineage.Bundle{}, explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err)))
 	}
 	digest, err := b.Digest()
 	if err != nil {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
@@ -19,6 +22,9 @@ type recallOptions struct {
 	Library  libraryFlags // --library: the owner's library
 	Like     string       // --like EXPORT; "-" is stdin
 	Text     string       // --text
+	Vector   string       // --vector FILE; "-" is stdin
+	Space    string       // --space: the model space of --vector
+	Above    float64      // --min-cosine
 	Entries  int          // --entries: recent entries of --like taken as conditions
 	Episodes int          // --episodes: last episodes of --like taken as conditions
 	Limit    int          // --limit; 0: every hit
@@ -29,18 +35,25 @@ type recallOptions struct {
 func newRecallCmd(g *globals, runF func(recallOptions) error) *cobra.Command {
 	var o recallOptions
 	cmd := &cobra.Command{
-		Use:   "recall (--like EXPORT | --text TEXT)",
+		Use:   "recall (--like EXPORT | --text TEXT | --vector FILE)",
 		Short: "Surface the bloodstains a living Golem's current conditions call up",
 		Long: `Bloodstain recall: given a living Golem's current conditions, surface the
 records of a library or a store that are death-deposited (or equipped from
 a death deposit), flagged is_bloodstain, or of provenance death_reflection,
-whose cosine to a condition exceeds 0.8, ranked by cosine × retrieval
+whose cosine to a condition exceeds --min-cosine (0.8), ranked by cosine × retrieval
 weight (at least 1.2) × effective weight at --now, ties by id. Each hit
 says why it surfaced: what marks it as a death record, which death (the
 depositing Golem, its generation and bundle, or the Golem that earned it
 and the bundle it came in) and which condition matched.
 
-The conditions: --text TEXT, embedded by bardo-text/v1; or --like EXPORT,
+The conditions: --text TEXT, embedded by bardo-text/v1, which is lexical:
+it matches shared words and word pairs, not meaning ("trusting a single
+oracle in a crisis" does not find "relying on one price feed during a
+crash"); or --vector FILE, a query embedding from the Golem's own model
+(a JSON array of numbers, or "base64:" and little-endian float32, as an
+export writes embeddings), compared with the records' vectors of its
+space (--space MODEL, by default the one space whose vectors have its
+length); or --like EXPORT,
 a living Golem's export, from which the --entries most recently accessed
 entries (latest last_accessed_at first; dream_journal left out) and the
 --episodes last episodes (largest ticks; each by its summary, else its
@@ -60,13 +73,18 @@ error.
 		),
 		Example: `  bardo recall --text "oracle heartbeat stalled during a crisis" --library ~/babel.db
   bardo recall --like live.jsonl --store golem-8b.db --limit 5
-  bardo recall --like live.jsonl --json | jq '.hits[0].why'`,
+  bardo recall --like live.jsonl --json | jq '.hits[0].why'
+  embed "oracle stalled" | bardo recall --vector - --min-cosine 0.75`,
 		Args: positional(0, 0),
 		RunE: func(c *cobra.Command, args []string) error {
 			f := c.Flags()
 			switch {
-			case (o.Like == "") == (o.Text == ""):
-				return usagef(c.CommandPath(), "name the current conditions with --like EXPORT or --text TEXT (one of them)")
+			case countSet(o.Like, o.Text, o.Vector) != 1:
+				return usagef(c.CommandPath(), "name the current conditions with --like EXPORT, --text TEXT or --vector FILE (one of them)")
+			case o.Space != "" && o.Vector == "":
+				return usagef(c.CommandPath(), "--space names the space of --vector")
+			case !(o.Above >= 0 && o.Above < 1):
+				return usagef(c.CommandPath(), "--min-cosine %v is outside [0, 1)", o.Above)
 			case f.Changed("store") && f.Changed("library"):
 				return usagef(c.CommandPath(), "--store and --library: recall reads one of them")
 			case o.Limit < 0 || o.Entries < 0 || o.Episodes < 0:
@@ -88,7 +106,10 @@ error.
 	g.addStoreFlags(f, &o.Store, false)
 	addLibraryFlags(f, &o.Library, false)
 	f.StringVar(&o.Like, "like", "", "take the current conditions from the living Golem's `export`")
-	f.StringVar(&o.Text, "text", "", "the current conditions as a `text`")
+	f.StringVar(&o.Text, "text", "", "the current conditions as a `text` (lexical: bardo-text/v1)")
+	f.StringVar(&o.Vector, "vector", "", "the current conditions as a query embedding in `file` (a JSON array or \"base64:\" float32; \"-\": stdin)")
+	f.StringVar(&o.Space, "space", "", "with --vector, the `model` space it is in (default: the one space of its length)")
+	f.Float64Var(&o.Above, "min-cosine", library.RecallAbove, "surface records whose cosine to a condition exceeds `c`")
 	f.IntVar(&o.Entries, "entries", library.DefaultRecentEntries, "with --like, take the `n` most recently accessed entries")
 	f.IntVar(&o.Episodes, "episodes", library.DefaultRecentEpisodes, "with --like, take the last `n` episodes")
 	f.IntVar(&o.Limit, "limit", 20, "print at most `n` hits (0: all)")
@@ -122,11 +143,16 @@ func runRecall(ctx context.Context, g *globals, o recallOptions) error {
 	if err != nil {
 		return err
 	}
-	hits, err := library.Recall(conds, recs, now)
+	if o.Vector != "" {
+		if conds[0].Space, err = library.VectorSpace(recs, len(conds[0].Vector), o.Space); err != nil {
+			return fmt.Errorf("recall in %s: %s: %w", path, inputName(o.Vector), err)
+		}
+	}
+	hits, err := library.Recall(conds, recs, now, o.Above)
 	if err != nil {
 		return fmt.Errorf("recall in %s: %w", path, err)
 	}
-	res := newRecallResult(kind, path, now, conds, hits, o.Limit)
+	res := newRecallResult(kind, path, now, conds, hits, o.Limit, o.Above)
 	if g.json {
 		return writeJSON(g.stdout, "bardo.recall/v1", res)
 	}
@@ -139,8 +165,15 @@ func runRecall(ctx context.Context, g *globals, o recallOptions) error {
 
 // recallConditions reads the current conditions of --text or --like.
 func recallConditions(g *globals, o recallOptions) ([]library.Condition, error) {
-	if o.Text != "" {
+	switch {
+	case o.Text != "":
 		return []library.Condition{{Kind: library.ConditionText, Text: o.Text}}, nil
+	case o.Vector != "":
+		v, err := readQueryVector(g, o.Vector)
+		if err != nil {
+			return nil, err
+		}
+		return []library.Condition{{Kind: library.ConditionVector, Vector: v}}, nil
 	}
 	in, err := g.openInput(o.Like)
 	if err != nil {
@@ -150,7 +183,7 @@ func recallConditions(g *globals, o recallOptions) ([]library.Condition, error) 
 	name := inputName(o.Like)
 	r, err := grimoire.NewReader(in, g.readOptions(name, o.Strict))
 	if err != nil {
-		return nil, asInputError(o.Like, err)
+		return nil, explainKind(o.Like, filekind.Export, asInputError(o.Like, err))
 	}
 	defer r.Close()
 	return library.ConditionsFromExport(r, o.Entries, o.Episodes)
@@ -204,8 +237,8 @@ type recallConditionID struct {
 	Text string `json:"text"`
 }
 
-func newRecallResult(kind, path string, now time.Time, conds []library.Condition, hits []library.Hit, limit int) recallResult {
-	res := recallResult{Source: recallSource{kind, path}, Now: now.Format(time.RFC3339Nano), Above: library.RecallAbove,
+func newRecallResult(kind, path string, now time.Time, conds []library.Condition, hits []library.Hit, limit int, above float64) recallResult {
+	res := recallResult{Source: recallSource{kind, path}, Now: now.Format(time.RFC3339Nano), Above: above,
 		Conditions: len(conds), Total: len(hits), Hits: []recallHit{}}
 	for _, h := range hits {
 		if limit > 0 && len(res.Hits) == limit {
@@ -238,4 +271,45 @@ func (r recallResult) rows() [][]string {
 			formatFloat(h.EffectiveWeight), strings.Join(h.Why.Reasons, ","), death, cond, cell(h.Content)}
 	}
 	return rows
+}
+
+// countSet counts the strings that are not empty.
+func countSet(ss ...string) int {
+	n := 0
+	for _, s := range ss {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// maxQueryVector bounds a --vector file: 65,536 float32 in JSON is well
+// under it.
+const maxQueryVector = 4 << 20
+
+// readQueryVector reads --vector: one embedding as an export writes it,
+// a JSON array of numbers or a "base64:" string of little-endian float32.
+func readQueryVector(g *globals, path string) ([]float32, error) {
+	in, err := g.openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	data, err := io.ReadAll(io.LimitReader(in, maxQueryVector+1))
+	if err != nil {
+		return nil, asInputError(path, err)
+	}
+	name := inputName(path)
+	if len(data) > maxQueryVector {
+		return nil, fmt.Errorf("%s: %w: a query vector of more than %d bytes", name, grimoire.ErrMalformed, maxQueryVector)
+	}
+	var v grimoire.Vector
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, grimoire.ErrMalformed, err)
+	}
+	if len(v) == 0 {
+		return nil, fmt.Errorf("%s: %w: an empty query vector", name, grimoire.ErrMalformed)
+	}
+	return v, nil
 }

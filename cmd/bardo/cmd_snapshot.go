@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/snapshot"
@@ -136,7 +137,7 @@ func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	read := g.readOptions(inputName(o.Export), o.Strict)
 	h, err := exportHeader(src, read)
 	if err != nil {
-		return asInputError(o.Export, err)
+		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
 	}
 	infos, err := listSnapshots(o.Dir)
 	if err != nil {
@@ -156,7 +157,7 @@ func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	b, err := snapshot.Build(src, snapshot.Options{Read: read})
 	done()
 	if err != nil {
-		return asInputError(o.Export, err)
+		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
 	}
 	if res.Digest, err = b.Digest(); err != nil {
 		return err

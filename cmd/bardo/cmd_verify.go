@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -279,11 +280,19 @@ func verifyPath(g *globals, path string, o verifyOptions) (verifyFile, error) {
 		return verifyFile{}, err
 	}
 	defer f.Close()
-	kind, err := sniff(f)
+	kind, other, err := sniff(f)
 	if err != nil {
 		return verifyFile{}, asInputError(f.Name(), err)
 	}
 	v := verifyFile{File: path, Kind: kind}
+	if other != "" && other != filekind.Empty {
+		// A store, a key, a foreign file: say what it is, not how the
+		// export reader fails on it.
+		wk := &wrongKindError{path: path, got: other, want: filekind.Export}
+		v.Kind = fileKind(other)
+		v.Errors = []string{fmt.Sprintf("%s, not a bundle or an export (%s)", filekind.Describe(other), wk.Hint())}
+		return v, nil
+	}
 	switch kind {
 	case kindBundle:
 		err = verifyBundle(&v, f, o)

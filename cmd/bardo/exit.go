@@ -86,7 +86,8 @@ func exitCode(err error) int {
 		return exitDataErr
 	case errors.Is(err, store.ErrNotLibrary), errors.Is(err, store.ErrIsLibrary):
 		return exitDataErr
-	case errors.Is(err, library.ErrPick): // a manual pull naming an id the export lacks
+	case errors.Is(err, library.ErrPick), // a manual pull naming an id the export lacks
+		errors.Is(err, library.ErrNoSpace): // a recall --vector no space takes
 		return exitDataErr
 	// bardo import: a capsule whose digest does not match, a file of
 	// neither kind or that breaks its format's rules.

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bardo-golem/bardo/bottleneck"
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/novelty"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
@@ -107,7 +108,7 @@ func (g *globals) analyzeExportWith(path string, p pipelineFlags, clade *novelty
 	defer g.exportProgress(&opts.Read, path)()
 	a, err := thanatopsis.Analyze(src, opts)
 	if err != nil {
-		return nil, asInputError(path, err)
+		return nil, explainKind(path, filekind.Export, asInputError(path, err))
 	}
 	if adv := a.Bundle.Header.Advisor; adv != nil && !adv.Used {
 		g.warnf("advisor %q was not used: %s; tell_successor holds the deterministic advice", adv.Command, adv.Reason)

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"io"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/bardo-golem/bardo/filekind"
 )
 
-// fileKind is what verify takes a file for.
+// fileKind is what a command that takes a bundle or an export takes a
+// file for.
 type fileKind string
 
 const (
@@ -15,39 +15,26 @@ const (
 	kindExport fileKind = "export"
 )
 
-// zstdMagic starts every zstd frame (RFC 8878 §3.1.1).
-var zstdMagic = []byte{0x28, 0xB5, 0x2F, 0xFD}
-
-// sniff tells a bundle from an export by its first bytes, and leaves f at
-// its start. A bundle is one zstd frame of a CBOR map; an export is JSON
-// Lines, plain, gzip or zstd. So a zstd file whose content starts with a
-// CBOR map (major type 5) is a bundle, and one whose content starts like
-// JSON is an export. A zstd file that does not decompress at all is taken
-// for a bundle: the bundle decoder names what is wrong with the frame.
-func sniff(f io.ReadSeeker) (fileKind, error) {
-	head := make([]byte, len(zstdMagic))
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	if !bytes.Equal(head[:n], zstdMagic) {
-		return kindExport, nil
-	}
-	zr, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1))
+// sniff tells a bundle from an export by its content (filekind.Read),
+// and leaves f at its start. A zstd file that is neither an export nor a
+// CBOR map is taken for a bundle, so that the bundle decoder names what
+// is wrong with the frame; anything else that is not a bundle is taken
+// for an export, whose reader names what is wrong with it. other is the
+// kind filekind found when it is neither (a store, a key, …), for a
+// command to say so.
+func sniff(f io.ReadSeeker) (kind fileKind, other filekind.Kind, err error) {
+	k, err := filekind.Read(f)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	var first [1]byte
-	_, zerr := io.ReadFull(zr, first[:])
-	zr.Close()
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
+		return "", "", err
 	}
-	if zerr == nil && first[0]>>5 != 5 {
-		return kindExport, nil
+	switch k {
+	case filekind.Bundle, filekind.Zstd:
+		return kindBundle, "", nil
+	case filekind.Export, filekind.Gzip, filekind.Bzip2, filekind.JSON, filekind.Unknown:
+		return kindExport, "", nil
 	}
-	return kindBundle, nil
+	return kindExport, k, nil
 }

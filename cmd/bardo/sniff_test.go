@@ -49,7 +49,7 @@ func TestSniff(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := bytes.NewReader(tc.data)
-			got, err := sniff(r)
+			got, _, err := sniff(r)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -94,7 +94,7 @@ func TestStoreExitCodes(t *testing.T) {
 		{"check of a newer schema", []string{"check", "--store", newer}, 65, "bardo: hint: a newer bardo wrote this store"},
 		{"check of a folder", []string{"check", "--store", dir}, 66, "is a directory"},
 		{"lineage succeeds", []string{"lineage", bundleFile, "--store", good}, 0, ""},
-		{"lineage of an export", []string{"lineage", "testdata/tiny.jsonl"}, 65, "testdata/tiny.jsonl: bundle: "},
+		{"lineage of an export", []string{"lineage", "testdata/tiny.jsonl"}, 65, "testdata/tiny.jsonl is a Grimoire export, not a bardo bundle\nbardo: hint: to make a germline bundle of it use"},
 		{"lineage twice stdin", []string{"lineage", "-", "-"}, 2, "standard input (-) can be named once"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

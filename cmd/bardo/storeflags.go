@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/store"
 )
 
@@ -56,7 +57,7 @@ func openStore(ctx context.Context, s storeFlags, write bool) (*store.Store, err
 	case errors.Is(err, store.ErrNewerSchema):
 		return nil, &hintedError{err: err, hint: "a newer bardo wrote this store: upgrade bardo to read it"}
 	}
-	return nil, asInputError(s.Path, err)
+	return nil, explainKind(s.Path, filekind.Store, asInputError(s.Path, err))
 }
 
 // hintedError is an error with a hint line.
