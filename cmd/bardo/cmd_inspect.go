@@ -10,6 +10,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/filekind"
+	"github.com/bardo-golem/bardo/trust"
 )
 
 type inspectOptions struct {
@@ -63,6 +64,16 @@ embeddings and the data of reflection vectors; their space and dims stay).
 	return cmd
 }
 
+// signatureView is a bundle's signature as inspect --json shows it: the
+// key by its id and by the line bardo keygen writes and bardo trust add
+// takes, the one face a key has wherever bardo shows it.
+type signatureView struct {
+	Algorithm string `json:"alg"`
+	KeyID     string `json:"key_id"`
+	PublicKey string `json:"public_key"`
+	Sig       []byte `json:"sig"` // base64
+}
+
 // inspectResult is the --json document of inspect, bardo.inspect/v1.
 type inspectResult struct {
 	Digest    string `json:"digest"`
@@ -100,8 +111,9 @@ func runInspect(g *globals, o inspectOptions) error {
 			Header: wireView(reflect.ValueOf(b.Header), o.NoVectors),
 			Body:   wireView(body, o.NoVectors),
 		}
-		if b.Signature != nil {
-			res.Signature = wireView(reflect.ValueOf(b.Signature), o.NoVectors)
+		if s := b.Signature; s != nil {
+			res.Signature = signatureView{Algorithm: s.Algorithm, KeyID: trust.KeyID(s.PublicKey),
+				PublicKey: trust.FormatPublicKey(s.PublicKey), Sig: s.Sig}
 		}
 		return writeJSON(g.stdout, "bardo.inspect/v1", res)
 	}
@@ -209,7 +221,7 @@ func summaryRows(b *bundle.Bundle, digest string, compressed int64, uncompressed
 	}
 	signature := "none"
 	if s := b.Signature; s != nil {
-		signature = fmt.Sprintf("%s, public key %x", s.Algorithm, s.PublicKey)
+		signature = fmt.Sprintf("%s by key %s (%s)", s.Algorithm, trust.KeyID(s.PublicKey), trust.FormatPublicKey(s.PublicKey))
 	}
 	add("signature", signature)
 	return *rows

@@ -44,14 +44,11 @@ func exitCode(err error) int {
 	var (
 		usage  *usageError
 		input  *inputError
-		bad    *badFilesError
 		sig    *signalError
 		create *atomicfile.OutputError
 		write  *atomicfile.WriteError
 
 		noStore *noStoreError
-		unsound *unsoundStoreError
-		broken  *brokenChainError
 	)
 	switch {
 	case err == nil:
@@ -63,7 +60,7 @@ func exitCode(err error) int {
 		return exitSIGINT
 	case errors.As(err, &usage):
 		return exitUsage
-	case errors.As(err, &bad), errors.As(err, &unsound), errors.As(err, &broken), errors.As(err, new(*differentError)):
+	case isResult(err):
 		return exitBad
 	// A refused change (purge without --confirm or under legal hold, a
 	// review decided twice) changed nothing, as cli.md's purge refused.
@@ -133,6 +130,19 @@ type inputError struct {
 
 func (e *inputError) Error() string { return e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
+
+// isResult reports whether err is a run's answer rather than its failure:
+// bundles that differ, a bad file, an unsound store, a broken chain. The
+// run went well; with --json its document on stdout says everything, and
+// no error document is written.
+func isResult(err error) bool {
+	var (
+		bad     *badFilesError
+		unsound *unsoundStoreError
+		broken  *brokenChainError
+	)
+	return errors.As(err, &bad) || errors.As(err, &unsound) || errors.As(err, &broken) || errors.As(err, new(*differentError))
+}
 
 // badFilesError is verify's result when some files are bad: the files were
 // read, and what they hold is wrong.

@@ -27,6 +27,10 @@ type globals struct {
 
 	json  bool // --json
 	quiet bool // --quiet
+
+	// warnings are the warnings of a --json run, held for the one JSON
+	// document report writes on stderr.
+	warnings []string
 }
 
 func newGlobals(stdin io.Reader, stdout, stderr io.Writer, tmpDir string) *globals {

@@ -454,8 +454,11 @@ func TestHostilePaths(t *testing.T) {
 				cmd = exec.CommandContext(ctx, "sh", "-c", strings.ReplaceAll(args[0], "bardo ", bin+" "))
 			case c.class == "key":
 				// A regression that reads /dev/zero without bound must not
-				// take the machine's memory with it: 1 GiB of address space.
-				cmd = exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v 1048576 && exec "$@"`, "sh", bin}, args...)...)
+				// take the machine's memory with it: 4 GiB of address space
+				// (1 GiB was too tight for a Go binary opening a SQLite store
+				// on a loaded machine: the runtime failed to reserve memory
+				// and exited 2).
+				cmd = exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v 4194304 && exec "$@"`, "sh", bin}, args...)...)
 			default:
 				cmd = exec.CommandContext(ctx, bin, args...)
 			}

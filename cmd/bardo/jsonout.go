@@ -33,15 +33,29 @@ func writeJSON(w io.Writer, format string, doc any) error {
 	return writeIndented(w, full.Bytes())
 }
 
-// writeErrorJSON prints an error as cli.md's JSON error document.
-func writeErrorJSON(w io.Writer, code int, message string) error {
+// writeErrorJSON prints an error as cli.md's JSON error document, with
+// the hints the text form prints and the run's warnings.
+func writeErrorJSON(w io.Writer, code int, message string, hints, warnings []string) error {
 	type errorBody struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
+		Code    int      `json:"code"`
+		Message string   `json:"message"`
+		Hints   []string `json:"hints,omitempty"`
 	}
 	doc, err := marshalJSON(struct {
-		Error errorBody `json:"error"`
-	}{errorBody{code, message}})
+		Error    errorBody `json:"error"`
+		Warnings []string  `json:"warnings,omitempty"`
+	}{errorBody{code, message, hints}, warnings})
+	if err != nil {
+		return err
+	}
+	return writeIndented(w, doc)
+}
+
+// writeWarningsJSON prints the warnings of a --json run that succeeded.
+func writeWarningsJSON(w io.Writer, warnings []string) error {
+	doc, err := marshalJSON(struct {
+		Warnings []string `json:"warnings"`
+	}{warnings})
 	if err != nil {
 		return err
 	}

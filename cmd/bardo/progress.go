@@ -33,10 +33,11 @@ type progress struct {
 // newProgress starts a bar saying what is being done (desc: "reading
 // export.jsonl"), of total units, -1 when the total is unknown; byteSized
 // bars count bytes. The bar is off (every method a no-op) unless stderr is
-// a terminal and --quiet is not given.
+// a terminal and neither --quiet nor --json is given (with --json, stderr
+// holds one JSON document).
 func (g *globals) newProgress(desc string, total int64, byteSized bool) *progress {
 	p := &progress{g: g, total: total}
-	if g.quiet || !g.stderrTerminal || total == 0 {
+	if g.quiet || g.json || !g.stderrTerminal || total == 0 {
 		return p
 	}
 	opts := []progressbar.Option{

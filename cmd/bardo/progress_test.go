@@ -39,7 +39,7 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 	}{
 		{"bottleneck reads the export", []string{"bottleneck", "testdata/tiny.jsonl"}, "reading testdata/tiny.jsonl"},
 		{"autopsy reads the export", []string{"autopsy", "testdata/tiny.jsonl", "--force"}, "reading testdata/tiny.jsonl"},
-		{"reflect reads the export", []string{"reflect", "testdata/tiny.jsonl", "--json"}, "reading testdata/tiny.jsonl"},
+		{"reflect reads the export", []string{"reflect", "testdata/tiny.jsonl"}, "reading testdata/tiny.jsonl"},
 		{"bundle reads the export", []string{"bundle", "testdata/tiny.jsonl", "-o", filepath.Join(dir, "again.bardo")}, "reading testdata/tiny.jsonl"},
 		{"novelty reads the clade and the export", []string{"novelty", "testdata/tiny.jsonl", "--clade", bundlePath}, "reading " + bundlePath},
 		{"snapshot reads the export", []string{"snapshot", "testdata/tiny.jsonl", "--dir", dir}, "reading testdata/tiny.jsonl"},

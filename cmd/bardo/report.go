@@ -13,14 +13,22 @@ import (
 // gets the prefix on every line, so each line reads on its own.
 
 // report prints err, if any, on stderr and returns the exit code. With
-// --json the error is one JSON document: {"error": {"code", "message"}}.
+// --json, stderr holds at most one JSON document: {"error": {"code",
+// "message", "hints"}, "warnings": [...]} for an error, {"warnings":
+// [...]} for a run that succeeded with warnings, nothing otherwise. A
+// result that exits 1 (bundles that differ, a bad file, an unsound store)
+// is not an error: its answer is the document on stdout.
 func (g *globals) report(err error) int {
 	code := exitCode(err)
-	if err == nil {
+	if g.json {
+		if err != nil && !isResult(err) {
+			writeErrorJSON(g.stderr, code, err.Error(), hints(err), g.warnings)
+		} else if len(g.warnings) > 0 {
+			writeWarningsJSON(g.stderr, g.warnings)
+		}
 		return code
 	}
-	if g.json {
-		writeErrorJSON(g.stderr, code, err.Error())
+	if err == nil {
 		return code
 	}
 	var b strings.Builder
@@ -38,18 +46,24 @@ func (g *globals) report(err error) int {
 	return code
 }
 
-// warnf prints a warning on stderr, unless --quiet.
+// warnf prints a warning on stderr, unless --quiet; with --json it is
+// held for the JSON document report writes.
 func (g *globals) warnf(format string, args ...any) {
 	if g.quiet {
+		return
+	}
+	if g.json {
+		g.warnings = append(g.warnings, fmt.Sprintf(format, args...))
 		return
 	}
 	g.progress.clear()
 	fmt.Fprintf(g.stderr, "bardo: warning: "+format+"\n", args...)
 }
 
-// notef prints a line of progress or summary on stderr, unless --quiet.
+// notef prints a line of progress or summary on stderr, unless --quiet
+// or --json (whose document on stdout carries the results).
 func (g *globals) notef(format string, args ...any) {
-	if g.quiet {
+	if g.quiet || g.json {
 		return
 	}
 	g.progress.clear()
