@@ -10,7 +10,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
-	"github.com/bardo-golem/bardo/trust"
+	"github.com/bardo-golem/bardo/inherit"
 )
 
 // signedBundles makes three bundles of export: unsigned, signed by the
@@ -148,8 +148,8 @@ func TestQuarantineStaysOut(t *testing.T) {
 		t.Errorf("the quarantined bundle replaced PLAYBOOK.md:\n%s", got)
 	}
 	digest := bundleDigest(t, sb.stranger)
-	if storeDocument(t, st, trust.DocumentPrefix(digest)+grimoire.DocPlaybook) == "" {
-		t.Errorf("no %s%s in the store", trust.DocumentPrefix(digest), grimoire.DocPlaybook)
+	if storeDocument(t, st, inherit.QuarantinePrefix(digest)+grimoire.DocPlaybook) == "" {
+		t.Errorf("no %s%s in the store", inherit.QuarantinePrefix(digest), grimoire.DocPlaybook)
 	}
 
 	germline := func() map[string]bool {
