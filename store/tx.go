@@ -83,7 +83,7 @@ const (
 	// (inherit.Trust.Quarantine). It is its own kind, so that it never
 	// marks the bundle applied for a trusted arrival of the same digest.
 	ActivityInheritQuarantined = "inherit_quarantined"
-	ActivityIngest  = "ingest"
+	ActivityIngest             = "ingest"
 )
 
 // Activity is one recorded operation.
