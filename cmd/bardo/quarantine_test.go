@@ -274,3 +274,43 @@ func TestReleaseBundle(t *testing.T) {
 	}
 	mustRun(t, "check", "--store", st)
 }
+
+// TestQuarantinedCopyNeverBlocksTrusted: an unsigned copy of a bundle,
+// quarantined first, does not mark the digest applied for the signed
+// original, which applies properly: its rows active under their own ids,
+// the quarantined copy moved aside, still quarantined, and the activity
+// records what it supersedes.
+func TestQuarantinedCopyNeverBlocksTrusted(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	st := filepath.Join(dir, "grimoire.db")
+	mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "inherit", sb.unsigned, "--store", st, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	quarantined := statuses(t, st)
+	_, out, _ := bardo(t, "", "inherit", sb.owner, "--store", st, "--json", "--now", "2026-11-03T02:00:00Z")
+	var doc struct{ Applied bool }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || !doc.Applied {
+		t.Fatalf("the signed original was not applied: %v\n%s", err, out)
+	}
+	got := statuses(t, st)
+	for id := range quarantined {
+		if got[id] == grimoire.StatusQuarantined {
+			t.Errorf("entry %s is still quarantined under its id after the trusted apply", id)
+		}
+		if aside := got["quarantined:"+strings.TrimPrefix(sb.ownerDigest(t), "sha256:")[:12]+":"+id]; aside != grimoire.StatusQuarantined {
+			t.Errorf("the quarantined copy of %s is %q, want kept aside quarantined", id, aside)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}
+
+func (s signedBundles) ownerDigest(t *testing.T) string {
+	t.Helper()
+	_, out, _ := bardo(t, "", "verify", s.owner, "--json")
+	var doc struct{ Files []struct{ Digest string } }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Files) != 1 {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	return doc.Files[0].Digest
+}
