@@ -314,3 +314,29 @@ func (s signedBundles) ownerDigest(t *testing.T) string {
 	}
 	return doc.Files[0].Digest
 }
+
+// TestLibraryDepositTrustPolicy: a library that trusts a key refuses
+// (exit 77, nothing written) a bundle signed by another key, as a store
+// does on inherit; the owner's signed bundle is deposited.
+func TestLibraryDepositTrustPolicy(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	lib := filepath.Join(dir, "lib.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib, "--now", "2026-11-03T00:00:00Z")
+	tiny, err := os.ReadFile("testdata/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil.jsonl")
+	if err := os.WriteFile(evil, bytes.ReplaceAll(tiny, []byte("golem-tiny"), []byte("golem-evil")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", evil, "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	before := mustRead(t, lib)
+	wantExit(t, 77, "not this one", "library", "deposit", att, "--library", lib, "--now", "2026-11-03T01:00:00Z")
+	if !bytes.Equal(before, mustRead(t, lib)) {
+		t.Error("a refused deposit changed the library")
+	}
+}
