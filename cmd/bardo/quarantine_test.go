@@ -105,6 +105,7 @@ func TestInheritTrustPolicy(t *testing.T) {
 				t.Errorf("entry %s arrived %s in the store a quarantined inherit created", id, s)
 			}
 		}
+		mustRun(t, "check", "--store", st)
 	})
 
 	t.Run("json error", func(t *testing.T) {
