@@ -38,11 +38,20 @@ func (l *Loader) Clade() *novelty.Clade {
 	return c
 }
 
+// Known reports whether e is clade knowledge: a quarantined entry is an
+// import under review (bardo inherit --quarantine, bardo release), not yet
+// anyone's knowledge, whatever source holds it. This is the one rule every
+// clade source goes by.
+func Known(e *grimoire.Entry) bool { return e.Status != grimoire.StatusQuarantined }
+
 // AddEntry adds one entry: its content, and its embedding when it has one,
-// in space. It returns an error, and adds nothing, when the embedding has
+// in space; an entry that is not Known adds nothing. It returns an error, and adds nothing, when the embedding has
 // no space or disagrees in length with the earlier vectors of its space
 // (ErrSpace).
 func (l *Loader) AddEntry(e *grimoire.Entry, space string) error {
+	if !Known(e) {
+		return nil
+	}
 	return l.add(novelty.Knowledge{ID: e.ID, Text: e.Content, Space: space, Vector: e.Embedding})
 }
 
@@ -66,7 +75,7 @@ func (l *Loader) add(k novelty.Knowledge) error {
 }
 
 // AddExport reads the export src and adds its entries but the dream
-// journal. It returns how many it added. A malformed export adds nothing
+// journal and those not Known. It returns how many it added. A malformed export adds nothing
 // and returns the reader's error; an export whose embedding model has
 // another length than the clade's earlier vectors of that model is a
 // *grimoire.FieldError on its header, matching ErrSpace.
@@ -96,7 +105,7 @@ func (l *Loader) AddExport(src *grimoire.Input, opts grimoire.ReadOptions) (int,
 		if err != nil {
 			return 0, err
 		}
-		if e, ok := rec.(*grimoire.Entry); ok && e.Category != grimoire.CategoryDreamJournal {
+		if e, ok := rec.(*grimoire.Entry); ok && e.Category != grimoire.CategoryDreamJournal && Known(e) {
 			entries = append(entries, e)
 		}
 	}

@@ -36,22 +36,22 @@ func score(t *testing.T, c *novelty.Clade, qs []novelty.Query) []novelty.Score {
 
 func TestAddExport(t *testing.T) {
 	l := clade.NewLoader()
-	if n := addExport(t, l, "testdata/sibling.jsonl"); n != 3 {
-		t.Errorf("AddExport added %d entries, want 3 (all but the dream journal)", n)
+	if n := addExport(t, l, "testdata/sibling.jsonl"); n != 2 {
+		t.Errorf("AddExport added %d entries, want 2 (all but the dream journal and the quarantined entry)", n)
 	}
-	if l.Len() != 3 {
-		t.Errorf("Len = %d, want 3", l.Len())
+	if l.Len() != 2 {
+		t.Errorf("Len = %d, want 2", l.Len())
 	}
 	c := l.Clade()
-	if c.Len() != 3 || l.Len() != 0 {
-		t.Errorf("clade of %d entries, loader left with %d; want 3 and 0", c.Len(), l.Len())
+	if c.Len() != 2 || l.Len() != 0 {
+		t.Errorf("clade of %d entries, loader left with %d; want 2 and 0", c.Len(), l.Len())
 	}
 	got := score(t, c, []novelty.Query{
 		// the embedding is tagged with the export's model
 		{Category: 2, Text: "unrelated words", Space: "test-embed", Vector: []float32{2, 0}},
 		// an entry without an embedding meets a text through bardo-text/v1
 		{Category: 3, Text: "Pool X drains after oracle updates"},
-		// a quarantined entry is clade knowledge
+		// a quarantined entry is not clade knowledge: one rule for every source
 		{Category: 2, Text: "a quarantined rumour about funding"},
 		// the dream journal is not: the same words find nothing identical
 		{Category: 2, Text: "a dream about liquidity"},
@@ -59,10 +59,13 @@ func TestAddExport(t *testing.T) {
 	for i, want := range []struct {
 		nearest string
 		maxCos  float64
-	}{{"s-gas", 1}, {"s-pool", 1}, {"s-rumour", 1}} {
+	}{{"s-gas", 1}, {"s-pool", 1}} {
 		if got[i].Nearest != want.nearest || got[i].MaxCos != want.maxCos || got[i].Novelty != 0 {
 			t.Errorf("query %d: %+v, want nearest %q at cosine %v, novelty 0", i, got[i], want.nearest, want.maxCos)
 		}
+	}
+	if q := got[2]; q.MaxCos >= 0.99 {
+		t.Errorf("the quarantined entry's own words score %+v: a quarantined entry is in the clade", q)
 	}
 	if d := got[3]; d.MaxCos >= 0.99 {
 		t.Errorf("the dream journal's own words score %+v: the dream entry is in the clade", d)
@@ -180,7 +183,11 @@ func TestAddEntry(t *testing.T) {
 	if err := l.AddEntry(&grimoire.Entry{ID: "st-3", Content: "no space", Embedding: grimoire.Vector{1}}, ""); err == nil {
 		t.Error("AddEntry of a vector without a space succeeded")
 	}
+	q := &grimoire.Entry{ID: "st-4", Content: "under review", Status: grimoire.StatusQuarantined}
+	if err := l.AddEntry(q, ""); err != nil {
+		t.Fatal(err)
+	}
 	if l.Len() != 1 {
-		t.Errorf("Len = %d, want 1", l.Len())
+		t.Errorf("Len = %d, want 1 (a quarantined row is not clade knowledge)", l.Len())
 	}
 }

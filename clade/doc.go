@@ -9,8 +9,8 @@
 //   - An export: each entry's content, with its embedding tagged with the
 //     export header's embedding model. Dream journal entries are skipped:
 //     they are one Golem's soma, never knowledge its clade shares.
-//     Quarantined entries are kept: a clade that refused an idea still
-//     knows it, and a reflection item that repeats it is not new.
+//     Quarantined entries are left out (Known): one rule for every
+//     source, quarantined knowledge is not clade knowledge.
 //   - A bundle: each entry's content, with its embedding tagged with
 //     header.embedding's model; and each item of its death reflection, with
 //     its text and its tagged vector, under the id
@@ -19,7 +19,7 @@
 //     clade knowledge too. Toxic entries of its autopsy are not added
 //     apart: their text is in its got_wrong items.
 //   - A store: each entry's content, with its embedding in the model the
-//     store records for it. The command layer reads the store and calls
+//     store records for it, but its quarantined rows. The command layer reads the store and calls
 //     AddEntry; no stage imports the store.
 //
 // Hypotheses and documents of an export are not added: they are not

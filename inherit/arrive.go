@@ -168,9 +168,6 @@ func (pl *planner) arrive(c *candidate, conf float64) {
 	}
 	e.Store = st
 	e.Status = grimoire.StatusActive
-	if pl.o.Quarantine {
-		e.Status = grimoire.StatusQuarantined
-	}
 }
 
 // unpack decodes f32le bytes, refusing NaN and infinities: their cosines

@@ -36,8 +36,21 @@
 // imported authority does not transfer; an entry's source keeps what the
 // bundle claimed. Its provenance is the channel's (predecessor, clade),
 // except that a death testament (death_reflection) stays one. An entry
-// the bundle holds archived arrives archived, and a warning says so; with
-// Options.Quarantine every other row lands quarantined.
+// the bundle holds archived arrives archived, and a warning says so.
+//
+// # Trust
+//
+// Options.Trust is the trust policy's verdict on the bundle (package
+// trust yields it). With Trust.Quarantine every admitted row lands
+// quarantined, autopsy flags fall only on rows the plan admits, causal
+// edges need an end it admits, and documents go under
+// "quarantine/<digest12>/". A trusted arrival meets no quarantined row:
+// those never dedup it, never are its sightings and never hold an id it
+// needs — a quarantined row whose id an admitted row takes is moved aside
+// to AsideID ("quarantined:<digest12 of the trusted bundle>:<id>"), both
+// rows kept with their own bundle (Plan.Rekeys). The store records a
+// quarantined apply as its own kind of activity, so that it never marks
+// the digest applied for a trusted arrival.
 //
 // # Reflection items and autopsy markers
 //

@@ -112,9 +112,9 @@ func genPlanInput(c *choices) (*bundle.Bundle, inherit.Target, inherit.Options) 
 		t.Existing = append(t.Existing, x)
 	}
 	o := inherit.Options{
-		Channel:    pick(c, inherit.ChannelPredecessor, inherit.ChannelClade, ""),
-		OnSimilar:  pick(c, inherit.OnSimilarKeep, inherit.OnSimilarMerge, inherit.OnSimilarAsk),
-		Quarantine: c.n(4) == 0,
+		Channel:   pick(c, inherit.ChannelPredecessor, inherit.ChannelClade, ""),
+		OnSimilar: pick(c, inherit.OnSimilarKeep, inherit.OnSimilarMerge, inherit.OnSimilarAsk),
+		Trust:     inherit.Trust{Quarantine: c.n(4) == 0},
 	}
 	return b, t, o
 }

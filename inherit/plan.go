@@ -61,10 +61,10 @@ type Target struct {
 
 // Options say how to apply a bundle.
 type Options struct {
-	Channel    string    // ChannelPredecessor (also "" for a death bundle) | ChannelClade | ChannelSnapshot (also "" for a snapshot)
-	OnSimilar  string    // OnSimilarKeep (also "") | OnSimilarMerge | OnSimilarAsk
-	Now        time.Time // the run's time, recorded in the Plan; never used for confidence
-	Quarantine bool      // admitted rows land quarantined (those below the floor stay archived)
+	Channel   string    // ChannelPredecessor (also "" for a death bundle) | ChannelClade | ChannelSnapshot (also "" for a snapshot)
+	OnSimilar string    // OnSimilarKeep (also "") | OnSimilarMerge | OnSimilarAsk
+	Now       time.Time // the run's time, recorded in the Plan; never used for confidence
+	Trust     Trust     // what the trust policy said of the bundle; Trust.Quarantine: every admitted row lands quarantined
 	// Progress, when set, is called after each incoming row is reviewed,
 	// with the rows reviewed and the rows to review, so that a command
 	// can draw a progress bar. It changes nothing in the plan.
@@ -82,7 +82,9 @@ type Plan struct {
 	StoreGolemID     string
 	StoreGeneration  int
 	Now              time.Time
+	Trust            Trust // what the trust policy said; Trust.Quarantine: a quarantined arrival
 
+	Rekeys    []Rekey               // quarantined rows moved aside first, for a trusted row takes their id; by From
 	Admit     []Arrival             // rows to insert, in review order (a same_as points only backwards); never an id the store holds
 	Sightings []Sighting            // by (ExistingID, IncomingID)
 	SameAs    []SameAs              // by NewID
@@ -201,12 +203,24 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 		StoreGolemID:     t.GolemID,
 		StoreGeneration:  t.Generation,
 		Now:              o.Now,
+		Trust:            o.Trust,
 		Params:           params(o, t),
 	}
+	if o.Trust.SignedBy != "" {
+		p.Params["signed_by"] = o.Trust.SignedBy
+	}
+	seen, quarantined := visible(t.Existing, o.Trust)
+	t.Existing = seen
 	pl := &planner{b: b, t: t, o: o, p: p, digest12: digest12(digest)}
 	if err := pl.run(); err != nil {
 		return nil, err
 	}
+	pl.rekeys(quarantined)
+	if o.Trust.Quarantine {
+		pl.confine()
+	}
+	p.Counts.FlaggedToxic = len(p.Flags)
+	p.sortOutputs()
 	return p, nil
 }
 
@@ -256,7 +270,8 @@ func params(o Options, t Target) map[string]any {
 	return map[string]any{
 		"channel":                     o.Channel,
 		"on_similar":                  o.OnSimilar,
-		"quarantine":                  o.Quarantine,
+		"quarantine":                  o.Trust.Quarantine,
+		"signature":                   cmp.Or(o.Trust.Signature, "unsigned"),
 		"store_generation":            t.Generation,
 		"base_predecessor":            BasePredecessor,
 		"base_reflection":             BaseReflection,
@@ -299,6 +314,7 @@ func (p *Plan) sortOutputs() {
 	slices.SortFunc(p.Sightings, func(a, b Sighting) int {
 		return cmp.Or(strings.Compare(a.ExistingID, b.ExistingID), strings.Compare(a.IncomingID, b.IncomingID))
 	})
+	slices.SortFunc(p.Rekeys, func(a, b Rekey) int { return strings.Compare(a.From, b.From) })
 	slices.SortFunc(p.SameAs, func(a, b SameAs) int { return strings.Compare(a.NewID, b.NewID) })
 	slices.SortFunc(p.Flags, func(a, b Flag) int { return strings.Compare(a.EntryID, b.EntryID) })
 	slices.SortFunc(p.Edges, func(a, b grimoire.CausalEdge) int {

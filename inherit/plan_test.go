@@ -140,10 +140,10 @@ func TestStatus(t *testing.T) {
 		want       map[string]string
 	}{
 		{"plain", false, map[string]string{"a": "active", "arch": "archived", "nosrc": "active", "low": "archived"}},
-		{"quarantine", true, map[string]string{"a": "quarantined", "arch": "archived", "nosrc": "quarantined", "low": "archived"}},
+		{"quarantine", true, map[string]string{"a": "quarantined", "arch": "quarantined", "nosrc": "quarantined", "low": "quarantined"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := mustPlan(t, b, inherit.Target{GolemID: "s", Generation: 1}, inherit.Options{Quarantine: tc.quarantine})
+			p := mustPlan(t, b, inherit.Target{GolemID: "s", Generation: 1}, inherit.Options{Trust: inherit.Trust{Quarantine: tc.quarantine}})
 			got := map[string]string{}
 			for _, a := range p.Admit {
 				got[a.Entry.ID] = a.Entry.Status

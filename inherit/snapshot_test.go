@@ -218,8 +218,8 @@ func TestPlanSnapshotWithoutPlaybook(t *testing.T) {
 
 func TestPlanSnapshotQuarantine(t *testing.T) {
 	b := newSnapshot(1, insight("s1", "pool X rewards patience", 0.7, 1, e1, 1), insight("s2", "weak", 0.01, 1, cos080, 1))
-	p := mustPlan(t, b, inherit.Target{GolemID: "heir", Generation: 2}, inherit.Options{Quarantine: true})
-	for id, status := range map[string]string{"s1": grimoire.StatusQuarantined, "s2": grimoire.StatusArchived} {
+	p := mustPlan(t, b, inherit.Target{GolemID: "heir", Generation: 2}, inherit.Options{Trust: inherit.Trust{Quarantine: true}})
+	for id, status := range map[string]string{"s1": grimoire.StatusQuarantined, "s2": grimoire.StatusQuarantined} {
 		if a := admitted(p, id); a == nil || a.Entry.Status != status {
 			t.Errorf("%s: %+v, want admitted %s", id, a, status)
 		}

@@ -82,12 +82,24 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 	}
 	var id int64
 	err := s.Tx(ctx, func(tx *Tx) error {
-		prev, err := findActivity(ctx, tx.tx, ActivityInherit, p.BundleDigest)
-		if err != nil {
-			return err
+		// A trusted arrival is applied once; a quarantined one once, and
+		// never after the bundle arrived trusted. A quarantined apply
+		// never marks the digest applied for a trusted one: that applies
+		// properly, and supersedes the quarantined copy.
+		kind := ActivityInherit
+		seen := []string{ActivityInherit}
+		if p.Trust.Quarantine {
+			kind = ActivityInheritQuarantined
+			seen = append(seen, ActivityInheritQuarantined)
 		}
-		if prev != nil {
-			return fmt.Errorf("bundle %s: %w (activity %d, %s)", p.BundleDigest, ErrAlreadyApplied, prev.ID, formatTime(prev.At))
+		for _, k := range seen {
+			prev, err := findActivity(ctx, tx.tx, k, p.BundleDigest)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				return fmt.Errorf("bundle %s: %w (activity %d, %s)", p.BundleDigest, ErrAlreadyApplied, prev.ID, formatTime(prev.At))
+			}
 		}
 		if err := tx.deferForeignKeys(ctx); err != nil {
 			return err
@@ -97,9 +109,19 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 			params = map[string]any{}
 		}
 		params["bundle_kind"] = p.Kind
+		if !p.Trust.Quarantine {
+			prev, err := findActivity(ctx, tx.tx, ActivityInheritQuarantined, p.BundleDigest)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				params["supersedes"] = prev.ID
+			}
+		}
 		gen := p.SourceGeneration
+		var err error
 		if id, err = tx.RecordActivity(ctx, Activity{
-			Kind:             ActivityInherit,
+			Kind:             kind,
 			At:               now,
 			InputDigest:      p.BundleDigest,
 			SourceGolemID:    p.SourceGolemID,
@@ -110,7 +132,7 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 			return err
 		}
 		a := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
-		for _, step := range []func(context.Context) error{a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
+		for _, step := range []func(context.Context) error{a.rekeys, a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
 			if err := step(ctx); err != nil {
 				return err
 			}
@@ -131,6 +153,7 @@ type applier struct {
 	links    map[linkKey]map[string]any // entry_changes to write, beyond "created"
 
 	created, merged, sighted, candidates, flagged int
+	movedAside                                    int
 	edgesAdded, edgesKept                         int
 	documentsWritten, documentsUnchanged          int
 }
@@ -146,6 +169,42 @@ func (a *applier) link(entry, action string) map[string]any {
 		a.links[k] = d
 	}
 	return d
+}
+
+// rekeys moves aside each quarantined row a trusted row of the plan takes
+// the id of (inherit.AsideID): the row keeps everything, its bundle
+// included, under its new id, and every reference to it follows; an
+// entry change records the move. Nothing is overwritten.
+func (a *applier) rekeys(ctx context.Context) error {
+	for _, k := range a.p.Rekeys {
+		var status string
+		err := a.tx.queryRow(ctx, "SELECT status FROM grimoire_entries WHERE id=?", k.From).Scan(&status)
+		if err != nil {
+			return fmt.Errorf("moving aside entry %q: %w", k.From, err)
+		}
+		if status != grimoire.StatusQuarantined {
+			return fmt.Errorf("moving aside entry %q: it is %s, and only a quarantined row gives way", k.From, status)
+		}
+		for _, q := range []string{
+			"UPDATE grimoire_entries SET id=? WHERE id=?",
+			"UPDATE grimoire_entries SET same_as=? WHERE same_as=?",
+			"UPDATE embeddings SET entry_id=? WHERE entry_id=?",
+			"UPDATE causal_edges SET source_id=? WHERE source_id=?",
+			"UPDATE causal_edges SET target_id=? WHERE target_id=?",
+			"UPDATE entry_changes SET entry_id=? WHERE entry_id=?",
+			"UPDATE sightings SET entry_id=? WHERE entry_id=?",
+			"UPDATE review_candidates SET entry_id=? WHERE entry_id=?",
+			"UPDATE review_candidates SET other_id=? WHERE other_id=?",
+			"UPDATE review_flags SET entry_id=? WHERE entry_id=?",
+		} {
+			if _, err := a.tx.exec(ctx, q, k.To, k.From); err != nil {
+				return fmt.Errorf("moving aside entry %q to %q: %w", k.From, k.To, err)
+			}
+		}
+		a.link(k.To, "moved_aside")["from"] = k.From
+		a.movedAside++
+	}
+	return nil
 }
 
 func (a *applier) admit(ctx context.Context) error {
@@ -308,6 +367,7 @@ func (a *applier) counts() map[string]any {
 		"flagged_toxic":        c.FlaggedToxic,
 		"warnings":             orEmptyStrings(c.Warnings),
 		"created":              a.created,
+		"moved_aside":          a.movedAside,
 		"merged":               a.merged,
 		"sightings":            a.sighted,
 		"candidates":           a.candidates,

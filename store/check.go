@@ -175,6 +175,12 @@ func (s *Store) checkParent(ctx context.Context, q querier, add func(string, str
 		return err
 	}
 	if a == nil {
+		// A first inherit under quarantine applied its parent too.
+		if a, err = findActivity(ctx, q, ActivityInheritQuarantined, p); err != nil {
+			return err
+		}
+	}
+	if a == nil {
 		add("provenance", "parent bundle %s was never applied (run bardo inherit with it again)", p)
 	}
 	return nil

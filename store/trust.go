@@ -176,10 +176,14 @@ func keyParams(keys []TrustedKey) []map[string]any {
 
 // QuarantinedFrom returns the ids of the rows still quarantined that the
 // bundle of digest brought, bytewise in order: what bardo release --bundle
-// releases.
+// releases. A bundle applied trusted since has none: its quarantined copy
+// is superseded (kept aside, never released over the trusted rows).
 func (s *Store) QuarantinedFrom(ctx context.Context, digest string) ([]string, error) {
 	if !strings.HasPrefix(digest, "sha256:") {
 		return nil, fmt.Errorf("bundle digest %q: want sha256:<hex>", digest)
+	}
+	if a, err := findActivity(ctx, s.db, ActivityInherit, digest); err != nil || a != nil {
+		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM grimoire_entries WHERE status=? AND bundle_digest=? ORDER BY id",
 		grimoire.StatusQuarantined, digest)

@@ -79,7 +79,11 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 const (
 	ActivityInit    = "init"
 	ActivityInherit = "inherit"
-	ActivityIngest  = "ingest"
+	// ActivityInheritQuarantined is a bundle applied under quarantine
+	// (inherit.Trust.Quarantine). It is its own kind, so that it never
+	// marks the bundle applied for a trusted arrival of the same digest.
+	ActivityInheritQuarantined = "inherit_quarantined"
+	ActivityIngest             = "ingest"
 )
 
 // Activity is one recorded operation.

@@ -1,9 +1,11 @@
 // Package trust decides whether a successor may trust a bundle: it reads
-// and writes bardo's Ed25519 key files, judges a bundle's signature against
-// the keys a store trusts, and confines the plan of a bundle it does not
-// trust to quarantine. It implements the rule of the KIP seed (§19, §37.15)
-// that imported authority never transfers by itself: a stranger's bundle
-// arrives only as quarantined cognition, until a person releases it.
+// and writes bardo's Ed25519 key files and judges a bundle's signature
+// against the keys a store trusts, yielding a Verdict. How a bundle the
+// policy does not accept arrives under quarantine is the inherit planner's
+// to decide (inherit.Trust): this package keeps keys and the policy only,
+// and imports no planner. It implements the rule of the KIP seed (§19,
+// §37.15) that imported authority never transfers by itself: a stranger's
+// bundle arrives only as quarantined cognition, until a person releases it.
 //
 // # Key files
 //
@@ -36,12 +38,12 @@
 //
 // # Quarantine
 //
-// A quarantined bundle must change nothing a successor relies on: Confine
-// takes a plan made with inherit.Options.Quarantine and leaves only what
-// lands in quarantine. Every row it admits is quarantined (never a
+// A quarantined bundle changes nothing a successor relies on (package
+// inherit, Trust.Quarantine): every row it admits is quarantined (never a
 // bottleneck candidate, so never germline, and no clade knowledge) until
-// bardo release; autopsy flags on rows the store held before are dropped;
-// causal edges between two rows the store held are dropped; and documents
-// are kept under "quarantine/<first 12 hex of the digest>/", so that a
-// stranger's PLAYBOOK.md never replaces the successor's own.
+// bardo release; it flags and links none of the store's own rows, and its
+// documents are kept under "quarantine/<first 12 hex of the digest>/".
+// Quarantined rows are invisible to trusted arrivals: they never dedup
+// one, never are its sighting, never hold an id it needs (they are moved
+// aside under inherit.AsideID) and never mark its digest applied.
 package trust

@@ -111,11 +111,7 @@ func addStore(l *clade.Loader, path, name string) error {
 	}
 	defer st.Close()
 	return st.EachEntry(ctx, func(r *store.Row) error {
-		// A quarantined row is an import under review, not yet the
-		// store's knowledge (bardo inherit --quarantine, bardo release).
-		if r.Status == grimoire.StatusQuarantined {
-			return nil
-		}
+		// clade.Known leaves out a quarantined row, as for every source.
 		if err := l.AddEntry(&r.Entry, r.EmbeddingModel); err != nil {
 			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: r.ID, Field: "embedding", Err: err}
 		}

@@ -159,7 +159,7 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 	}
 	step, planned := g.stepProgress("planning " + inputName(o.Bundle))
 	defer planned()
-	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Quarantine: o.Quarantine, Progress: step}
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Progress: step}
 	in := &inheritRun{g: g, o: o, b: b, digest: digest, opts: opts, now: now}
 	switch _, err := os.Stat(o.Store.Path); {
 	case err == nil:
@@ -236,11 +236,12 @@ func (in *inheritRun) create(ctx context.Context) error {
 	if err := in.judge(ctx, nil); err != nil {
 		return err
 	}
+	in.opts.Trust = in.arrival()
 	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation}, in.opts)
 	if err != nil {
 		return in.planError(err)
 	}
-	in.confine(plan)
+	in.quarantineNote(plan)
 	res := in.result(plan, m.Generation)
 	if in.o.DryRun {
 		res.Reason = "dry run"
@@ -287,16 +288,25 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if in.o.GolemID != "" && in.o.GolemID != m.GolemID {
 		return usagef("bardo inherit", "--golem-id %q: the store %s is golem %q's, and a store's golem never changes", in.o.GolemID, in.o.Store.Path, m.GolemID)
 	}
-	prev, err := s.FindActivity(ctx, store.ActivityInherit, in.digest)
-	if err != nil {
-		return err
+	// A quarantined apply never marks the bundle applied for a trusted
+	// one (store.ActivityInheritQuarantined).
+	kinds := []string{store.ActivityInherit}
+	if in.o.Quarantine {
+		kinds = append(kinds, store.ActivityInheritQuarantined)
 	}
-	if prev != nil {
-		return in.render(in.alreadyApplied(m.Generation), nil)
+	for _, k := range kinds {
+		prev, err := s.FindActivity(ctx, k, in.digest)
+		if err != nil {
+			return err
+		}
+		if prev != nil {
+			return in.render(in.alreadyApplied(m.Generation), nil)
+		}
 	}
 	if err := in.judge(ctx, s); err != nil {
 		return err
 	}
+	in.opts.Trust = in.arrival()
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
@@ -305,7 +315,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err != nil {
 		return in.planError(err)
 	}
-	in.confine(plan)
+	in.quarantineNote(plan)
 	res := in.result(plan, m.Generation)
 	if in.o.DryRun {
 		res.Reason = "dry run"

@@ -10,10 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/library"
 	"github.com/bardo-golem/bardo/store"
+	"github.com/bardo-golem/bardo/trust"
 )
 
 type libraryDepositOptions struct {
@@ -27,6 +29,8 @@ type libraryDepositOptions struct {
 	PickFile  string    // --pick-file: more ids, one a line
 	DryRun    bool      // --dry-run
 	Now       time.Time // --now; zero: the clock, read once
+
+	bundle *bundle.Bundle // SRC, when it is a bundle: judged against the library's trusted keys
 }
 
 func newLibraryDepositCmd(g *globals, runF func(libraryDepositOptions) error) *cobra.Command {
@@ -73,10 +77,16 @@ prints each record's decision and writes nothing. Prints what the deposit
 did (a field/value table, or with --json a bardo.library-deposit/v1
 document); warnings go to stderr.
 
+A library has a trust policy as a store does (bardo trust add --store
+LIBRARY): once it trusts a key, a bundle not signed by a trusted key is
+refused (exit 77) and nothing is written. A library the deposit creates
+trusts no key.
+
 ` + exitStatus(
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
 			status{exitNoInput, "SRC or --pick-file cannot be opened"},
 			status{exitCantCreat, "the library cannot be created"},
+			status{exitNoPerm, "SRC is a bundle not signed by a key the library trusts, and the library trusts keys"},
 			status{exitIOErr, "I/O error, disk full included"},
 			status{exitTempFail, "another run holds the library's lock for all of --wait"},
 		),
@@ -218,6 +228,9 @@ func (d *depositRun) into(ctx context.Context) error {
 	if prev != nil {
 		return d.render(d.alreadyDeposited(), nil)
 	}
+	if err := d.judge(ctx, s); err != nil {
+		return err
+	}
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
@@ -243,4 +256,30 @@ func (d *depositRun) into(ctx context.Context) error {
 	}
 	res.Applied, res.Activity = true, activity
 	return d.render(res, dep)
+}
+
+// judge applies the library's trust policy to a bundle deposited, as
+// bardo inherit applies a store's: once the library trusts a key, a bundle
+// not signed by a trusted one is refused (exit 77) before anything is
+// written. A library this deposit creates trusts no key.
+func (d *depositRun) judge(ctx context.Context, s *store.Store) error {
+	if d.o.bundle == nil {
+		return nil
+	}
+	keys, err := s.TrustedKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the trusted keys of %s: %w", d.o.Library.Path, err)
+	}
+	v, err := trust.Policy{Trusted: trustedKeys(keys)}.Check(d.o.bundle, d.src.Digest)
+	switch {
+	case errors.Is(err, trust.ErrUntrusted):
+		h := "deposit only bundles the library's owner signed"
+		if v.Signed {
+			h += ", or trust its key " + v.KeyID + " with bardo trust add --store " + d.o.Library.Path
+		}
+		return &hintedError{err: fmt.Errorf("%s: library %s: %w", inputName(d.o.Source), d.o.Library.Path, err), hint: h}
+	case err != nil:
+		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
+	}
+	return nil
 }

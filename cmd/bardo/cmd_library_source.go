@@ -47,6 +47,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", name, err)
 		}
+		o.bundle = b
 		return src, kind, nil
 	}
 	digest, err := exportDigest(f)

@@ -26,7 +26,14 @@ const trustPolicyHelp = `A store that trusts no key inherits unsigned bundles: o
 lineage needs no keys. Once it trusts a key, bardo inherit takes as it is
 only a bundle signed by a trusted key; any other (unsigned, or signed by
 another key) inherits only with --quarantine, its entries quarantined
-until bardo release, and otherwise exits 77.`
+until bardo release, and otherwise exits 77. Quarantined entries are
+invisible to every trusted arrival: they never dedup it, never count as its
+sightings, never hold an id it needs (they are moved aside, to
+quarantined:<12 hex of the trusted bundle's digest>:<id>, both kept) and
+never mark its bundle applied: the signed original of a bundle quarantined
+first applies properly. A Library (--store LIBRARY) has the same policy:
+once it trusts a key, bardo library deposit refuses (exit 77) a bundle not
+signed by a trusted key.`
 
 func newTrustCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

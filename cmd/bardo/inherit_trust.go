@@ -47,20 +47,18 @@ func untrustedHint(storePath, digest string, v trust.Verdict) string {
 	return h
 }
 
-// confine records the verdict in the plan's activity and, with
-// --quarantine, confines the plan (trust.Confine).
-func (in *inheritRun) confine(p *inherit.Plan) {
-	if p.Params == nil {
-		p.Params = map[string]any{}
-	}
-	p.Params["signature"] = in.verdict.Status()
-	if in.verdict.Signed {
-		p.Params["signed_by"] = in.verdict.KeyID
-	}
+// arrival is how the verdict makes the bundle arrive: an input of the
+// planner (inherit.Trust), which confines a quarantined plan itself.
+func (in *inheritRun) arrival() inherit.Trust {
+	return inherit.Trust{Signature: in.verdict.Status(), SignedBy: in.verdict.KeyID, Quarantine: in.o.Quarantine}
+}
+
+// quarantineNote adds the warning that tells how to release a quarantined
+// arrival.
+func (in *inheritRun) quarantineNote(p *inherit.Plan) {
 	if !in.o.Quarantine {
 		return
 	}
-	trust.Confine(p)
 	if n := len(p.Admit); n > 0 {
 		p.Counts.Warnings = append(p.Counts.Warnings, fmt.Sprintf(
 			"quarantine: %d entries arrive quarantined: out of recall, of the germline and of clade novelty until bardo release --store %s --bundle %s",

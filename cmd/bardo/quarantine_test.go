@@ -10,7 +10,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
-	"github.com/bardo-golem/bardo/trust"
+	"github.com/bardo-golem/bardo/inherit"
 )
 
 // signedBundles makes three bundles of export: unsigned, signed by the
@@ -105,6 +105,7 @@ func TestInheritTrustPolicy(t *testing.T) {
 				t.Errorf("entry %s arrived %s in the store a quarantined inherit created", id, s)
 			}
 		}
+		mustRun(t, "check", "--store", st)
 	})
 
 	t.Run("json error", func(t *testing.T) {
@@ -148,8 +149,8 @@ func TestQuarantineStaysOut(t *testing.T) {
 		t.Errorf("the quarantined bundle replaced PLAYBOOK.md:\n%s", got)
 	}
 	digest := bundleDigest(t, sb.stranger)
-	if storeDocument(t, st, trust.DocumentPrefix(digest)+grimoire.DocPlaybook) == "" {
-		t.Errorf("no %s%s in the store", trust.DocumentPrefix(digest), grimoire.DocPlaybook)
+	if storeDocument(t, st, inherit.QuarantinePrefix(digest)+grimoire.DocPlaybook) == "" {
+		t.Errorf("no %s%s in the store", inherit.QuarantinePrefix(digest), grimoire.DocPlaybook)
 	}
 
 	germline := func() map[string]bool {
@@ -273,4 +274,70 @@ func TestReleaseBundle(t *testing.T) {
 		}
 	}
 	mustRun(t, "check", "--store", st)
+}
+
+// TestQuarantinedCopyNeverBlocksTrusted: an unsigned copy of a bundle,
+// quarantined first, does not mark the digest applied for the signed
+// original, which applies properly: its rows active under their own ids,
+// the quarantined copy moved aside, still quarantined, and the activity
+// records what it supersedes.
+func TestQuarantinedCopyNeverBlocksTrusted(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	st := filepath.Join(dir, "grimoire.db")
+	mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "inherit", sb.unsigned, "--store", st, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	quarantined := statuses(t, st)
+	_, out, _ := bardo(t, "", "inherit", sb.owner, "--store", st, "--json", "--now", "2026-11-03T02:00:00Z")
+	var doc struct{ Applied bool }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || !doc.Applied {
+		t.Fatalf("the signed original was not applied: %v\n%s", err, out)
+	}
+	got := statuses(t, st)
+	for id := range quarantined {
+		if got[id] == grimoire.StatusQuarantined {
+			t.Errorf("entry %s is still quarantined under its id after the trusted apply", id)
+		}
+		if aside := got["quarantined:"+strings.TrimPrefix(sb.ownerDigest(t), "sha256:")[:12]+":"+id]; aside != grimoire.StatusQuarantined {
+			t.Errorf("the quarantined copy of %s is %q, want kept aside quarantined", id, aside)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}
+
+func (s signedBundles) ownerDigest(t *testing.T) string {
+	t.Helper()
+	_, out, _ := bardo(t, "", "verify", s.owner, "--json")
+	var doc struct{ Files []struct{ Digest string } }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Files) != 1 {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	return doc.Files[0].Digest
+}
+
+// TestLibraryDepositTrustPolicy: a library that trusts a key refuses
+// (exit 77, nothing written) a bundle signed by another key, as a store
+// does on inherit; the owner's signed bundle is deposited.
+func TestLibraryDepositTrustPolicy(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	lib := filepath.Join(dir, "lib.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib, "--now", "2026-11-03T00:00:00Z")
+	tiny, err := os.ReadFile("testdata/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil.jsonl")
+	if err := os.WriteFile(evil, bytes.ReplaceAll(tiny, []byte("golem-tiny"), []byte("golem-evil")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", evil, "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	before := mustRead(t, lib)
+	wantExit(t, 77, "not this one", "library", "deposit", att, "--library", lib, "--now", "2026-11-03T01:00:00Z")
+	if !bytes.Equal(before, mustRead(t, lib)) {
+		t.Error("a refused deposit changed the library")
+	}
 }

@@ -13,25 +13,20 @@ import (
 	"github.com/bardo-golem/bardo/trust"
 )
 
-// TestConfine plans a bundle against a store that holds two of its three
+// TestQuarantinedPlan plans a bundle against a store that holds two of its three
 // entries: the quarantined plan admits only e1, quarantined, keeps the
 // edge with an end at e1 and the autopsy flags on nothing the store held,
 // and keeps the documents aside.
-func TestConfine(t *testing.T) {
+func TestQuarantinedPlan(t *testing.T) {
 	b, d := signed(t, newBundle("a fresh idea about liquidity", "hedge before the funding flips", "the oracle lags in fast markets"), nil)
 	tg := inherit.Target{GolemID: "succ", Generation: 2, Existing: []inherit.Existing{
 		{ID: "own-2", Content: "hedge before the funding flips", Status: grimoire.StatusActive},
 		{ID: "own-3", Content: "the oracle lags in fast markets", Status: grimoire.StatusActive},
 	}}
-	p, err := inherit.PlanBundle(b, d, tg, inherit.Options{Quarantine: true, Now: time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)})
+	p, err := inherit.PlanBundle(b, d, tg, inherit.Options{Trust: inherit.Trust{Signature: trust.StatusUntrusted, Quarantine: true}, Now: time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Flags) == 0 || len(p.Edges) < 2 || len(p.Documents) == 0 {
-		t.Fatalf("the plan lacks what this test confines: %d flags, %d edges, %d documents", len(p.Flags), len(p.Edges), len(p.Documents))
-	}
-	trust.Confine(p)
-
 	admitted := map[string]bool{}
 	for _, a := range p.Admit {
 		admitted[a.Entry.ID] = true
@@ -57,9 +52,9 @@ func TestConfine(t *testing.T) {
 	if d := cmp.Diff([]string{"e1→own-2"}, edges); d != "" {
 		t.Errorf("edges (-want +got):\n%s", d)
 	}
-	prefix := trust.DocumentPrefix(d)
+	prefix := inherit.QuarantinePrefix(d)
 	if want := "quarantine/" + strings.TrimPrefix(d, "sha256:")[:12] + "/"; prefix != want {
-		t.Errorf("DocumentPrefix = %q, want %q", prefix, want)
+		t.Errorf("QuarantinePrefix = %q, want %q", prefix, want)
 	}
 	var names []string
 	for _, doc := range p.Documents {
@@ -80,13 +75,6 @@ func TestConfine(t *testing.T) {
 		}
 	}
 
-	// Confining again changes nothing.
-	before := *p
-	before.Counts.Warnings = append([]string(nil), p.Counts.Warnings...)
-	trust.Confine(p)
-	if d := cmp.Diff(before, *p); d != "" {
-		t.Errorf("a second Confine changed the plan (-once +twice):\n%s", d)
-	}
 }
 
 func containsSubstring(xs []string, s string) bool {
