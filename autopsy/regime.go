@@ -51,6 +51,10 @@ func (c *Collector) lastValidRegime(b *before) string {
 // entries are tactical, 2 of 6 structural; 3 of 6 in gas_mev, 3 of 6 in
 // general: tactical knowledge learned in bull did not transfer to crisis."
 func (c *Collector) hypothesis(a *Autopsy, w *window, b *before) string {
+	if w.episodes == 0 {
+		// No episodes (a store's export has none): no window, no regime.
+		return "No episodes: the export records no prediction to test a regime against."
+	}
 	var s strings.Builder
 	c.writeRegimes(&s, a, w, b)
 	if len(a.ToxicEntries) == 0 {

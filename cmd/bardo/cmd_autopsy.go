@@ -208,7 +208,13 @@ func autopsySummary(r autopsyResult) [][]string {
 	add("clocks", clocks)
 	add("autopsy", r.Reason)
 	w := r.Window
-	add("window", fmt.Sprintf("ticks %d–%d: %d episodes, %d known, %d correct", w.StartTick, w.EndTick, w.Episodes, w.Known, w.Correct))
+	if w.Episodes == 0 {
+		// The window ends at the last episode: with none (a store's
+		// export carries no episodes) there is no window.
+		add("window", "none: the export has no episodes")
+	} else {
+		add("window", fmt.Sprintf("ticks %d–%d: %d episodes, %d known, %d correct", w.StartTick, w.EndTick, w.Episodes, w.Known, w.Correct))
+	}
 	add("accuracy", optionalFloat(r.Accuracy))
 	add("fitness", optionalFloat(r.Fitness))
 	add("senescence_threshold", formatFloat(r.SenescenceThreshold))

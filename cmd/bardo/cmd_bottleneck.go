@@ -126,6 +126,7 @@ func selectEntries(g *globals, in io.Reader, o bottleneckOptions) (*bottleneck.S
 	if now.IsZero() {
 		now = r.Header().ExportedAt
 	}
+	g.warnNowBefore(o.Now, r.Header().ExportedAt)
 	sel := bottleneck.NewSelector(o.MaxEntries, now)
 	for {
 		rec, err := r.Next()

@@ -50,7 +50,7 @@ func runVersion(g *globals, _ versionOptions) error {
 	res := versionResult{
 		Version: "(devel)",
 		Reads:   []string{grimoire.Format, bundle.Format, capsule.Format + "/" + capsule.FormatVersion, foreign.LettaFormat},
-		Writes:  []string{bundle.Format, capsule.Format + "/" + capsule.FormatVersion},
+		Writes:  []string{grimoire.Format, bundle.Format, capsule.Format + "/" + capsule.FormatVersion},
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		res.Go = bi.GoVersion

@@ -40,7 +40,7 @@ func (p *pipelineFlags) addExportFlags(f *pflag.FlagSet) {
 }
 
 func (p *pipelineFlags) addMaxEntries(f *pflag.FlagSet) {
-	f.IntVar(&p.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "keep at most `n` entries")
+	f.IntVar(&p.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "keep at most `n` entries: 2048 is the germline cap; up to 65536 for tests and analysis")
 }
 
 func (p *pipelineFlags) addClade(f *pflag.FlagSet) {
@@ -113,5 +113,18 @@ func (g *globals) analyzeExportWith(path string, p pipelineFlags, clade *novelty
 	if adv := a.Bundle.Header.Advisor; adv != nil && !adv.Used {
 		g.warnf("advisor %q was not used: %s; tell_successor holds the deterministic advice", adv.Command, adv.Reason)
 	}
+	if at, err := time.Parse(time.RFC3339Nano, a.Bundle.Header.ExportedAt); err == nil {
+		g.warnNowBefore(p.Now, at)
+	}
 	return a, nil
+}
+
+// warnNowBefore warns when --now is earlier than the export's
+// exported_at: an access after --now counts as no time at all, so every
+// such entry ranks as if just used.
+func (g *globals) warnNowBefore(now, exportedAt time.Time) {
+	if !now.IsZero() && now.Before(exportedAt) {
+		g.warnf("--now %s is before the export's exported_at %s: entries accessed after --now count as not decayed at all",
+			now.Format(time.RFC3339), exportedAt.Format(time.RFC3339))
+	}
 }
