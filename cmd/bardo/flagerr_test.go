@@ -5,6 +5,22 @@ import (
 	"testing"
 )
 
+// TestMissingDir: a --dir that does not exist is said to be missing, with
+// how to make it; bardo never makes it (exit 73).
+func TestMissingDir(t *testing.T) {
+	dir := t.TempDir() + "/missing/snaps"
+	for _, args := range [][]string{
+		{"snapshot", "testdata/tiny.jsonl", "--dir", dir},
+		{"legacy", "testdata/tiny.jsonl", "--dir", dir},
+	} {
+		code, _, stderr := bardo(t, "", args...)
+		want := "bardo: folder " + dir + " does not exist: bardo writes into it, and does not create it\nbardo: hint: create it first: mkdir -p " + dir + "\n"
+		if code != 73 || stderr != want {
+			t.Errorf("%v: exit %d, stderr %q; want 73 and %q", args, code, stderr, want)
+		}
+	}
+}
+
 // TestFlagErrors: a flag value that does not parse names the flag and
 // what it takes, never strconv's words; a mistyped flag gets the nearest
 // one the command has (issue 18, item 6).

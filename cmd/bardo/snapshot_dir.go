@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,16 +23,34 @@ import (
 const snapshotLockName = ".bardo-snapshot.lock"
 
 // checkFolder makes sure DIR is a folder: a missing one is an output that
-// cannot be created (exit 73), not something to make silently.
+// cannot be created (exit 73), not something to make silently — a typo
+// in a crontab must not scatter snapshots into a new folder.
 func checkFolder(dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &missingFolderError{dir: dir, err: &atomicfile.OutputError{Path: dir, Err: err}}
 	case err != nil:
 		return &atomicfile.OutputError{Path: dir, Err: err}
 	case !fi.IsDir():
 		return &atomicfile.OutputError{Path: dir, Err: errors.New("not a folder")}
 	}
 	return nil
+}
+
+// missingFolderError is a --dir that does not exist: bardo writes into a
+// folder, it never makes one.
+type missingFolderError struct {
+	dir string
+	err error
+}
+
+func (e *missingFolderError) Error() string {
+	return fmt.Sprintf("folder %s does not exist: bardo writes into it, and does not create it", e.dir)
+}
+func (e *missingFolderError) Unwrap() error { return e.err }
+func (e *missingFolderError) Hint() string {
+	return fmt.Sprintf("create it first: mkdir -p %s", e.dir)
 }
 
 // lockFolder takes DIR's lock, then removes the temporary files of runs

@@ -90,7 +90,7 @@ func TestSnapshotExitCodes(t *testing.T) {
 		{"negative --wait", []string{"testdata/tiny.jsonl", "--dir", snaps, "--wait", "-1s"}, 2, "bardo: --wait -1s is negative"},
 		{"malformed export", []string{"testdata/malformed.jsonl", "--dir", snaps}, 65, `bardo: testdata/malformed.jsonl:3: entry "e2": confidence`},
 		{"missing export", []string{filepath.Join(dir, "missing.jsonl"), "--dir", snaps}, 66, "no such file or directory"},
-		{"missing folder", []string{"testdata/tiny.jsonl", "--dir", filepath.Join(dir, "nowhere")}, 73, "bardo: create " + filepath.Join(dir, "nowhere")},
+		{"missing folder", []string{"testdata/tiny.jsonl", "--dir", filepath.Join(dir, "nowhere")}, 73, "bardo: folder " + filepath.Join(dir, "nowhere") + " does not exist"},
 		{"folder is a file", []string{"testdata/tiny.jsonl", "--dir", file}, 73, "not a folder"},
 		{"locked", []string{"testdata/tiny.jsonl", "--dir", locked, "--wait", "0s"}, 75, "held by pid"},
 		{"unreadable newest snapshot", []string{"testdata/tiny.jsonl", "--dir", damaged, "--if-due"}, 0,
