@@ -18,7 +18,7 @@ func inputs(lo, hi float64) []float64 {
 	rng := rand.New(rand.NewPCG(14, 14))
 	for range 200000 {
 		xs = append(xs, -rng.Float64()*40) // decay: 2^(−Δt/H)
-		xs = append(xs, lo+rng.Float64()*(hi-lo))
+		xs = append(xs, lo+float64(rng.Float64()*(hi-lo))) // rounded: the inputs must be the same bits on every CPU too
 	}
 	return xs
 }
