@@ -17,7 +17,7 @@ func inputs(lo, hi float64) []float64 {
 		math.Inf(1), math.Inf(-1), math.NaN(), 1e-300, -1e-300, 5e-324}
 	rng := rand.New(rand.NewPCG(14, 14))
 	for range 200000 {
-		xs = append(xs, -rng.Float64()*40) // decay: 2^(−Δt/H)
+		xs = append(xs, -rng.Float64()*40)                 // decay: 2^(−Δt/H)
 		xs = append(xs, lo+float64(rng.Float64()*(hi-lo))) // rounded: the inputs must be the same bits on every CPU too
 	}
 	return xs
