@@ -3,8 +3,9 @@ package autopsy
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/bardo-golem/bardo/internal/detmath"
 )
 
 // Contribution returns contribution_to_failure, ∛(share × rate ×
@@ -12,7 +13,7 @@ import (
 // window's failures the entry took part in, its own window failure rate and
 // its confidence. See the package doc for why.
 func Contribution(share, rate, confidence float64) float64 {
-	return math.Cbrt(share * rate * confidence)
+	return detmath.Cbrt(float64(float64(share*rate) * confidence))
 }
 
 // toxicEntries lists the recorded toxic entries, ranked, and counts the

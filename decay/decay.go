@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/detmath"
 )
 
 // Half-lives of the decay classes that decay.
@@ -117,7 +118,7 @@ func (p Params) At(now time.Time) float64 {
 	if dt <= 0 {
 		return 1
 	}
-	return math.Exp2(-dt / h)
+	return detmath.Exp2(-dt / h)
 }
 
 // Of returns the temporal decay of an entry at now.

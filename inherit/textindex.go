@@ -40,7 +40,7 @@ func (x *textIndex) add(global int, v []float32) {
 	for k, f := range v {
 		if f != 0 {
 			x.postings[k] = append(x.postings[k], posting{r, f})
-			ss += float64(f) * float64(f)
+			ss += float64(float64(f) * float64(f))
 		}
 	}
 	x.global = append(x.global, global)
@@ -58,7 +58,7 @@ func (x *textIndex) best(q []float32, floor float64) match {
 	best := match{idx: -1}
 	var sq float64
 	for _, f := range q {
-		sq += float64(f) * float64(f)
+		sq += float64(float64(f) * float64(f))
 	}
 	if sq == 0 {
 		return best // cosine 0 with everything
@@ -75,7 +75,7 @@ func (x *textIndex) best(q []float32, floor float64) match {
 				x.touched = append(x.touched, p.row)
 				x.acc[p.row] = 0
 			}
-			x.acc[p.row] += qf * float64(p.val)
+			x.acc[p.row] += float64(qf * float64(p.val))
 		}
 	}
 	for _, r := range x.touched {

@@ -149,9 +149,9 @@ func cosine(a, b []float32) float64 {
 	var dot, na, nb float64
 	for i := range a {
 		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
+		dot += float64(x * y)
+		na += float64(x * x)
+		nb += float64(y * y)
 	}
 	if na == 0 || nb == 0 {
 		return 0

@@ -41,7 +41,7 @@ func dot64(a, b []float32) float64 {
 	b = b[:len(a)]
 	var s float64
 	for i, x := range a {
-		s += float64(x) * float64(b[i])
+		s += float64(float64(x) * float64(b[i]))
 	}
 	return s
 }
@@ -51,7 +51,7 @@ func dot64(a, b []float32) float64 {
 func sumSq64(v []float32) float64 {
 	var s float64
 	for _, x := range v {
-		s += float64(x) * float64(x)
+		s += float64(float64(x) * float64(x))
 	}
 	return s
 }

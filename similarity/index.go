@@ -81,7 +81,7 @@ func bound(tHi, r float64) float64 {
 		return math.Inf(1) // the query lies within the leaf's cone
 	}
 	tHi = max(-1, tHi)
-	return tHi*r + math.Sqrt((1-tHi*tHi)*(1-r*r)) + boundSlack
+	return float64(tHi*r) + math.Sqrt((1-float64(tHi*tHi))*(1-float64(r*r))) + boundSlack
 }
 
 // indexedLayout returns a layout of the set with a cluster index, or nil

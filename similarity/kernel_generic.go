@@ -48,14 +48,14 @@ func dot3x2(qp []float32, m, i int, r []float32, j int) (s00, s10, s20, s01, s11
 	for i+2 < len(qp) && j+1 < len(r) {
 		a, b := r[j], r[j+1]
 		x := qp[i]
-		s00 += x * a
-		s01 += x * b
+		s00 += float32(x * a)
+		s01 += float32(x * b)
 		x = qp[i+1]
-		s10 += x * a
-		s11 += x * b
+		s10 += float32(x * a)
+		s11 += float32(x * b)
 		x = qp[i+2]
-		s20 += x * a
-		s21 += x * b
+		s20 += float32(x * a)
+		s21 += float32(x * b)
 		i += m
 		j += panelWidth
 	}
@@ -67,8 +67,8 @@ func dot3x2(qp []float32, m, i int, r []float32, j int) (s00, s10, s20, s01, s11
 func dot1x2(qp []float32, m, i int, r []float32, j int) (s0, s1 float32) {
 	for ; i < len(qp) && j+1 < len(r); i, j = i+m, j+panelWidth {
 		x := qp[i]
-		s0 += x * r[j]
-		s1 += x * r[j+1]
+		s0 += float32(x * r[j])
+		s1 += float32(x * r[j+1])
 	}
 	return
 }

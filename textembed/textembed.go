@@ -49,7 +49,7 @@ func Embed(text string) []float32 {
 	}
 	var sum float64
 	for _, x := range acc {
-		sum += x * x
+		sum += float64(x * x)
 	}
 	out := make([]float32, Dims)
 	if sum == 0 {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/bardo-golem/bardo/fixtures/synth"
+)
+
+// TestCrossArch builds bardo for arm64, a CPU that fuses multiply-adds,
+// runs it under qemu-aarch64-static, and compares every
+// output byte with the native build's: bundles of the committed fixture
+// and of a generated 3000-entry × 48-dim export, with and without --clade,
+// --json outputs, and a store inherit/export round (ARCHITECTURE.md,
+// "Same bytes on every CPU").
+func TestCrossArch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds bardo for other CPUs: not in -short")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("compares against an amd64 build; this is %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	qemu, err := exec.LookPath("qemu-aarch64-static")
+	if err != nil {
+		t.Skip("qemu-aarch64-static is absent (install qemu-user-static): arm64 not compared")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH to cross-compile with")
+	}
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.jsonl")
+	sib := filepath.Join(dir, "sib.jsonl")
+	for _, g := range []struct {
+		path  string
+		seed  int64
+		golem string
+	}{{big, 7, ""}, {sib, 11, "golem-sibling"}} {
+		p := synth.DefaultParams()
+		p.Entries, p.Dims, p.Seed = 3000, 48, g.seed
+		if g.golem != "" {
+			p.GolemID = g.golem
+		}
+		var buf bytes.Buffer
+		if err := synth.Generate(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(g.path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small, err := filepath.Abs("../../fixtures/small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(arch string) string {
+		out := filepath.Join(dir, "bardo-"+arch)
+		cmd := exec.Command(goTool, "build", "-o", out, ".")
+		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build for %s: %v\n%s", arch, err, b)
+		}
+		return out
+	}
+	// run runs one build through the steps in its own folder and returns
+	// each step's output file and stdout.
+	run := func(arch string, emu []string) map[string][]byte {
+		bin := build(arch)
+		work := filepath.Join(dir, arch)
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		steps := []struct {
+			name string
+			args []string
+			out  string // a file the step writes, compared too
+		}{
+			{"bundle small", []string{"bundle", small, "-o", "small.bardo", "--quiet"}, "small.bardo"},
+			{"bundle big", []string{"bundle", big, "-o", "big.bardo", "--quiet"}, "big.bardo"},
+			{"bundle big --clade", []string{"bundle", big, "-o", "clade.bardo", "--clade", sib, "--quiet"}, "clade.bardo"},
+			{"bottleneck --json", []string{"--json", "bottleneck", big}, ""},
+			{"autopsy --json", []string{"--json", "autopsy", "--force", big}, ""},
+			{"novelty --json", []string{"--json", "novelty", big, "--clade", sib}, ""},
+			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--quiet"}, ""},
+			{"export", []string{"export", "--store", "s.db", "-o", "ex.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex.jsonl"},
+		}
+		got := map[string][]byte{}
+		for _, s := range steps {
+			argv := append(append(append([]string{}, emu...), bin), s.args...)
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Dir = work
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: bardo %s: %v\n%s", arch, s.name, err, stderr.Bytes())
+			}
+			got[s.name] = stdout.Bytes()
+			if s.out != "" {
+				b, err := os.ReadFile(filepath.Join(work, s.out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[s.name+" → "+s.out] = b
+			}
+		}
+		return got
+	}
+	native := run("amd64", nil)
+	got := run("arm64", []string{qemu})
+	for name, want := range native {
+		if !bytes.Equal(got[name], want) {
+			t.Errorf("arm64: %s differs from amd64's (%d vs %d bytes)", name, len(got[name]), len(want))
+		}
+	}
+}
