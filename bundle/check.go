@@ -105,6 +105,18 @@ func (c *checker) oneOf(section, id, name, v string, allowed []string) {
 	}
 }
 
+// id checks a non-empty id by the id rule (grimoire.CheckID, FORMAT.md
+// "Ids"): it is named by its section, not quoted as the subject, since it
+// may not print as itself.
+func (c *checker) id(section, name, v string) {
+	if v == "" {
+		return
+	}
+	if err := grimoire.CheckID(v); err != nil {
+		c.add(section, "", "%s %q %v", name, v, err)
+	}
+}
+
 func (c *checker) nonEmpty(section, id, name, v string) {
 	if v == "" {
 		c.add(section, id, "%s is empty", name)
@@ -126,6 +138,8 @@ func (c *checker) time(section, id, name, v string, optional bool) {
 func (c *checker) header() {
 	h := &c.b.Header
 	c.nonEmpty("header.golem_id", "", "golem id", h.GolemID)
+	c.id("header.golem_id", "golem id", h.GolemID)
+	c.id("header.lineage_id", "lineage id", h.LineageID)
 	if h.Generation < 0 {
 		c.add("header.generation", "", "generation %d is negative", h.Generation)
 	}

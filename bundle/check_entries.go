@@ -46,6 +46,7 @@ func (c *checker) entries() {
 
 func (c *checker) entry(s string, e *Entry) {
 	id := e.ID
+	c.id(s, "id", e.ID)
 	if e.Category == grimoire.CategoryDreamJournal {
 		c.add(s, id, "category %q is soma and never crosses the Weismann barrier", e.Category)
 	} else {
@@ -74,6 +75,10 @@ func (c *checker) entry(s string, e *Entry) {
 	}
 	c.oneOf(s, id, "provenance", e.Provenance, grimoire.Provenances)
 	c.nonEmpty(s, id, "source.golem_id", e.Source.GolemID)
+	c.id(s, "source.golem_id", e.Source.GolemID)
+	if e.Source.Generation < 0 {
+		c.add(s, id, "source.generation %d is negative", e.Source.Generation)
+	}
 	c.unit(s, id, "source.confidence", e.Source.Confidence)
 	c.oneOf(s, id, "polarity", e.Polarity, polarities)
 	if e.Status == grimoire.StatusQuarantined {

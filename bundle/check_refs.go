@@ -54,6 +54,7 @@ func (c *checker) ref(s string, r Ref) {
 		c.add(s, "", "reference id is empty")
 		return
 	}
+	c.id(s, "reference id", r.ID)
 	c.oneOf(s, r.ID, "kind", r.Kind, refKinds)
 	if r.Kind != RefEntry {
 		return
@@ -170,6 +171,7 @@ func (c *checker) leftOutSection() {
 			c.add(s, "", "id is empty")
 			continue
 		}
+		c.id(s, "id", r.ID)
 		if i > 0 {
 			if p := c.b.Body.LeftOut[i-1]; p.ID == r.ID {
 				c.add(s, r.ID, "listed twice")

@@ -91,6 +91,7 @@ func (c *checker) snapshotEpisodes(episodes []SnapshotEpisode) {
 		if e.ID == "" {
 			c.add(s, "", "id is empty")
 		}
+		c.id(s, "id", e.ID)
 		if i > 0 {
 			p := &episodes[i-1]
 			switch cmp.Or(cmp.Compare(p.Tick, e.Tick), cmp.Compare(p.ID, e.ID)) {
@@ -114,6 +115,7 @@ func (c *checker) snapshotEpisodes(episodes []SnapshotEpisode) {
 			if id == "" {
 				c.add(fmt.Sprintf("%s.used_entry_ids[%d]", s, j), e.ID, "id is empty")
 			}
+			c.id(fmt.Sprintf("%s.used_entry_ids[%d]", s, j), "id", id)
 		}
 	}
 }

@@ -53,6 +53,15 @@ func TestCheckRules(t *testing.T) {
 		{"more entries than candidates", func(b B) { b.Header.Counts.Candidates = 2 }, "2 candidates cannot yield 3 entries"},
 		// entries
 		{"entry id empty", func(b B) { entry(b, 2).ID = "" }, "body.entries[2]: id is empty"},
+		// the id rule (issue 12, item 10)
+		{"entry id with a bidi override", func(b B) { entry(b, 2).ID = "e3\u202e" }, `body.entries[2]: id "e3\u202e" holds U+202E at byte 2`},
+		{"entry id with NUL", func(b B) { entry(b, 2).ID = "e3\x00" }, `body.entries[2]: id "e3\x00" holds U+0000`},
+		{"entry id zero-width", func(b B) { entry(b, 2).ID = "e3\u200b" }, `body.entries[2]: id "e3\u200b" holds U+200B`},
+		{"entry id too long", func(b B) { entry(b, 2).ID = "e3" + strings.Repeat("x", 300) }, "is 302 bytes, more than the 256-byte limit"},
+		{"golem id with a control", func(b B) { b.Header.GolemID = "golem\x1b[2J" }, `header.golem_id: golem id "golem\x1b[2J" holds U+001B`},
+		{"source golem id with a control", func(b B) { entry(b, 0).Source.GolemID = "g\n" }, `body.entries[0]: source.golem_id "g\n" holds U+000A`},
+		{"source generation negative", func(b B) { entry(b, 0).Source.Generation = -5 }, "source.generation -5 is negative"},
+		{"left out id with a bidi override", func(b B) { b.Body.LeftOut[0].ID += "\u202e" }, `holds U+202E`},
 		{"entry id duplicate", func(b B) { entry(b, 2).ID = "e2"; entry(b, 2).Score = 0.4 }, `body.entries[2] "e2": duplicate id: also body.entries[1]`},
 		{"more entries than the cap", func(b B) { b.Header.Bottleneck.MaxEntries = 2 }, "body.entries: 3 entries exceed header.bottleneck.max_entries 2"},
 		{"rank order by score", func(b B) { entry(b, 2).Score = 0.95; entry(b, 2).QualityScore = 0.95 }, `body.entries[2] "e3": out of rank order`},
@@ -181,6 +190,12 @@ var cascades = map[string]int{
 	"entry id duplicate":       2,
 	"score NaN":                2,
 	"left out missing":         2,
+	// an id that breaks the id rule is still an id: the edge to it dangles
+	"entry id with a bidi override":    2,
+	"entry id with NUL":                2,
+	"entry id zero-width":              2,
+	"entry id too long":                2,
+	"left out id with a bidi override": 4,
 }
 
 // fixCounts makes the header's counts agree with the body after an edit.

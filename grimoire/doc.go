@@ -21,6 +21,18 @@
 // appears twice in one object is an error: the two readings would be
 // ambiguous.
 //
+// # Ids
+//
+// Every id an export carries — a record's id, the header's golem_id and
+// lineage_id, source.golem_id, an edge's ends, an episode's
+// used_entry_ids — follows one rule, [CheckID]: non-empty, at most
+// [MaxIDBytes] bytes, printable characters only (no control or format
+// characters: no NUL, no bidi override U+202E, no zero-width U+200B–U+200D
+// or U+FEFF) and no space at either end. The shared export spec says only
+// that ids are strings; this is bardo's reading of it, so that every id
+// can be typed back to archive, hold, purge or release the row. A record
+// that breaks it is refused (exit 65) with its line.
+//
 // # Sources
 //
 // Some stages read an export twice. An [Input] is an export that can be

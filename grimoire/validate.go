@@ -56,6 +56,25 @@ func (c *checker) needIn(parent, field string) bool {
 	return false
 }
 
+// id checks a required id by CheckID.
+func (c *checker) id(field, v string) {
+	if !c.need(field) {
+		return
+	}
+	if v == "" {
+		c.addf(field, "%s is empty", field)
+	} else if err := CheckID(v); err != nil {
+		c.addf(field, "%s %q %v", field, v, err)
+	}
+}
+
+// optionalID checks an id that may be absent.
+func (c *checker) optionalID(field, v string) {
+	if c.l.has(field) {
+		c.id(field, v)
+	}
+}
+
 // nonEmpty checks a required string.
 func (c *checker) nonEmpty(field, v string) {
 	if c.need(field) && v == "" {
@@ -121,7 +140,8 @@ func checkHeader(rec any, c *checker) {
 	if c.need("format") && h.Format != Format {
 		c.addf("format", "format %q is not %q", h.Format, Format)
 	}
-	c.nonEmpty("golem_id", h.GolemID)
+	c.id("golem_id", h.GolemID)
+	c.optionalID("lineage_id", h.LineageID)
 	if c.need("generation") && h.Generation < 0 {
 		c.addf("generation", "generation %d is negative", h.Generation)
 	}
@@ -169,7 +189,7 @@ func checkHeader(rec any, c *checker) {
 
 func checkEntry(rec any, c *checker) {
 	e := rec.(*Entry)
-	c.nonEmpty("id", e.ID)
+	c.id("id", e.ID)
 	if c.need("category") {
 		c.oneOf("category", e.Category, Categories)
 	}
@@ -207,6 +227,10 @@ func checkEntry(rec any, c *checker) {
 	if s := e.Source; s != nil {
 		if c.needIn("source", "golem_id") && s.GolemID == "" {
 			c.addf("source.golem_id", "source.golem_id is empty")
+		} else if s.GolemID != "" {
+			if err := CheckID(s.GolemID); err != nil {
+				c.addf("source.golem_id", "source.golem_id %q %v", s.GolemID, err)
+			}
 		}
 		if c.needIn("source", "generation") && s.Generation < 0 {
 			c.addf("source.generation", "source.generation %d is negative", s.Generation)
@@ -246,7 +270,7 @@ func checkStore(s *StoreState, c *checker) {
 
 func checkEpisode(rec any, c *checker) {
 	e := rec.(*Episode)
-	c.nonEmpty("id", e.ID)
+	c.id("id", e.ID)
 	if c.need("tick") {
 		c.nonNegative("tick", e.Tick)
 	}
@@ -256,12 +280,17 @@ func checkEpisode(rec any, c *checker) {
 	if c.l.has("state") {
 		c.oneOf("state", e.State, episodeStates)
 	}
+	for i, id := range e.UsedEntryIDs {
+		if err := CheckID(id); err != nil {
+			c.addf("used_entry_ids", "used_entry_ids[%d] %q %v", i, id, err)
+		}
+	}
 }
 
 func checkCausalEdge(rec any, c *checker) {
 	e := rec.(*CausalEdge)
-	c.nonEmpty("source_id", e.SourceID)
-	c.nonEmpty("target_id", e.TargetID)
+	c.id("source_id", e.SourceID)
+	c.id("target_id", e.TargetID)
 	c.unit("weight", e.Weight)
 	c.nonNegative("evidence", e.Evidence)
 }
@@ -274,7 +303,7 @@ func checkDocument(rec any, c *checker) {
 
 func checkHypothesis(rec any, c *checker) {
 	h := rec.(*Hypothesis)
-	c.nonEmpty("id", h.ID)
+	c.id("id", h.ID)
 	c.nonEmpty("content", h.Content)
 	if c.l.has("origin") {
 		c.oneOf("origin", h.Origin, hypothesisOrigins)
@@ -287,7 +316,7 @@ func checkHypothesis(rec any, c *checker) {
 
 func checkDecisionCache(rec any, c *checker) {
 	d := rec.(*DecisionCache)
-	c.nonEmpty("id", d.ID)
+	c.id("id", d.ID)
 	c.nonNegative("hits", d.Hits)
 }
 
