@@ -29,6 +29,7 @@ func init() {
 		k.block = asmBlock(k, blockAVX512)
 		register(k)
 	}
+	registerQuant("int8", dotsGeneric, false)
 }
 
 // asmBlock wraps an assembly kernel in kernel.block's signature.

@@ -58,6 +58,8 @@ func (sr *search) centroidScores(ids []int, t []float32) ([]float32, int) {
 }
 
 // maxThroughIndex runs the MaxCos search of every query through the index.
+// A BestAtLeast search (sr.thr above −∞) also skips the leaves that
+// cannot reach its threshold.
 func (sr *search) maxThroughIndex(margin float64) {
 	ix := sr.lay.index
 	e := margin / 2
@@ -92,7 +94,7 @@ func (sr *search) maxThroughIndex(margin float64) {
 		var zero []int
 		work := 0
 		for i, q := range ids {
-			lb := float64(sr.best(q)) - e - boundSlack
+			lb := max(float64(sr.best(q))-e-boundSlack, sr.thr-boundSlack)
 			row := t[i*ldt : i*ldt+c]
 			for j, x := range row {
 				if j != nearest[i] && bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= lb {
@@ -109,7 +111,7 @@ func (sr *search) maxThroughIndex(margin float64) {
 			// The index does not pay for these queries: scan everything.
 			for _, w := range sr.trk {
 				for _, q := range ids {
-					w[q] = maxTracker(margin)
+					w[q] = sr.newTracker(q)
 				}
 			}
 			sr.all(ids)
