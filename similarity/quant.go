@@ -2,24 +2,38 @@ package similarity
 
 import (
 	"cmp"
+	"fmt"
 	"math"
-	"slices"
 	"runtime"
+	"slices"
 	"sync/atomic"
 )
 
 // This file holds the int8 prefilter of MaxCos and BestAtLeast (see the
 // package doc, "Int8 prefilter", for the bound and its proof).
 
-// A quantKernel computes int8 dot products: for j < n it sets
+// A quantKernel computes int8 dot products of quantGroup queries at a
+// time: for i < quantGroup and j < n it sets
 //
-//	out[j] = Σ_{k<dp} q[k] · codes[j*dp+k]
+//	out[i*ldo+j] = Σ_{k<dp} q[i*dp+k] · codes[j*dp+k]
 //
 // with q signed and codes unsigned bytes (a reference's int8 code plus
 // 128), the form of VPDPBUSD. dp is a multiple of quantAlign. The sums are
-// exact: |out[j]| < dp·127·255 < 2^31 for dp ≤ maxQuantDims.
+// exact: |out[i*ldo+j]| < dp·127·255 < 2^31 for dp ≤ maxQuantDims.
 type quantKernel struct {
-	dots func(out []int32, q []int8, codes []uint8, n, dp int)
+	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp int)
+}
+
+// quantGroup is how many queries a quantKernel call scores.
+const quantGroup = 4
+
+// checkDots panics unless the slices of a dots call hold what the
+// contract reads and writes: the assembly kernel trusts its arguments.
+func checkDots(out, ldo, q, codes, n, dp int) {
+	if n < 0 || dp <= 0 || dp%quantAlign != 0 || dp > maxQuantDims || ldo < n ||
+		out < (quantGroup-1)*ldo+n || q < quantGroup*dp || codes < n*dp {
+		panic(fmt.Sprintf("similarity: int8 dots n=%d dp=%d ldo=%d with out %d, q %d, codes %d", n, dp, ldo, out, q, codes))
+	}
 }
 
 const (
@@ -112,19 +126,23 @@ func quantize(code []int8, x []float32) (s, errN, norm float64) {
 }
 
 // dotsGeneric is the portable quantKernel.
-func dotsGeneric(out []int32, q []int8, codes []uint8, n, dp int) {
-	q = q[:dp]
-	codes = codes[:n*dp]
-	for j := range n {
-		r := codes[j*dp : (j+1)*dp]
-		var s0, s1, s2, s3 int32
-		for k := 0; k+4 <= dp; k += 4 {
-			s0 += int32(q[k]) * int32(r[k])
-			s1 += int32(q[k+1]) * int32(r[k+1])
-			s2 += int32(q[k+2]) * int32(r[k+2])
-			s3 += int32(q[k+3]) * int32(r[k+3])
+func dotsGeneric(out []int32, ldo int, q []int8, codes []uint8, n, dp int) {
+	checkDots(len(out), ldo, len(q), len(codes), n, dp)
+	for i := range quantGroup {
+		qi := q[i*dp : (i+1)*dp]
+		o := out[i*ldo : i*ldo+n]
+		for j := range o {
+			r := codes[j*dp : (j+1)*dp]
+			r = r[:len(qi)]
+			var s0, s1, s2, s3 int32
+			for k := 0; k+4 <= len(qi); k += 4 {
+				s0 += int32(qi[k]) * int32(r[k])
+				s1 += int32(qi[k+1]) * int32(r[k+1])
+				s2 += int32(qi[k+2]) * int32(r[k+2])
+				s3 += int32(qi[k+3]) * int32(r[k+3])
+			}
+			o[j] = s0 + s1 + s2 + s3
 		}
-		out[j] = s0 + s1 + s2 + s3
 	}
 }
 
@@ -154,13 +172,16 @@ type qtracker struct {
 	limit int
 }
 
-func (t *qtracker) offer(ref int, lo, hi, e2 float64) {
+// offer reports whether the floor rose.
+func (t *qtracker) offer(ref int, lo, hi, e2 float64) (rose bool) {
 	if lo > t.lo {
 		t.lo = lo
-		t.floor = max(t.low, lo-e2)
+		if f := max(t.low, lo-e2); f > t.floor {
+			t.floor, rose = f, true
+		}
 	}
 	if hi < t.floor {
-		return
+		return rose
 	}
 	t.cands = append(t.cands, qcand{ref, hi})
 	if len(t.cands) >= max(t.limit, 32) {
@@ -173,6 +194,26 @@ func (t *qtracker) offer(ref int, lo, hi, e2 float64) {
 		t.cands = kept
 		t.limit = 2 * len(kept)
 	}
+	return rose
+}
+
+// skipBelow returns the raw dot x (bias included) below which a pair's
+// upper bound s_u·s_r·(x − bias) + B cannot reach floor, given B ≤ bmax and
+// su·s_r ≤ ss for every reference of the block: then x − bias <
+// (floor − bmax)/ss, so s_u·s_r·(x − bias) < floor − bmax when x ≥ bias and
+// ≤ 0 < floor − bmax when x < bias. The quotient is shrunk by 2^-20 to
+// cover its rounding. With floor ≤ bmax nothing is skipped.
+func skipBelow(floor, bmax, ss float64, bias int32) int32 {
+	y := (floor - bmax) / ss
+	if !(y > 0) || ss == 0 {
+		return math.MinInt32
+	}
+	y *= 1 - 0x1p-20
+	if y >= 1<<30 {
+		return math.MaxInt32 // every pair (|x − bias| < 2^31 /2 cannot reach it)
+	}
+	// x − bias < y ⇔ x − bias ≤ ⌈y⌉ − 1 for integers.
+	return bias + int32(math.Ceil(y))
 }
 
 // quantStats counts, for tests and benchmarks, the pairs the last int8
@@ -186,8 +227,9 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	qs := s.quantized()
 	d, dp := s.dims, qs.dp
 	e := margin(d) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	groups := (len(live) + quantGroup - 1) / quantGroup
 	qq := make([]quantQuery, len(live))
-	codes := make([]int8, len(live)*dp)
+	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
 	for li := range live {
 		u := unit[li*d : (li+1)*d]
 		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
@@ -207,10 +249,11 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	blockRefs := max(16, quantBlockBytes/dp)
 	blocks := (s.n + blockRefs - 1) / blockRefs
 	workers := workerCount(runtime.GOMAXPROCS(0), len(live)*s.n*d)
-	// Units are blocks × query chunks; with few blocks, split the queries.
+	// Units are blocks × chunks of query groups; with few blocks, split
+	// the groups.
 	qChunks := 1
 	if blocks < 4*workers {
-		qChunks = min(len(live), (4*workers+blocks-1)/blocks)
+		qChunks = min(groups, (4*workers+blocks-1)/blocks)
 	}
 	units := blocks * qChunks
 	workers = min(workers, units)
@@ -221,39 +264,51 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 		for li := range trk[w] {
 			trk[w][li] = qtracker{lo: math.Inf(-1), low: low, floor: low}
 		}
-		outs[w] = make([]int32, blockRefs)
+		outs[w] = make([]int32, quantGroup*blockRefs)
 	}
 	// Per block: the largest E and R of its references, for a bound on the
 	// bound that spares most pairs computing their own.
 	maxE := make([]float64, blocks)
 	maxR := make([]float64, blocks)
+	maxS := make([]float64, blocks)
 	for b := range blocks {
 		for j := b * blockRefs; j < min(s.n, (b+1)*blockRefs); j++ {
 			maxE[b] = max(maxE[b], qs.errN[j])
 			maxR[b] = max(maxR[b], qs.norm[j])
+			maxS[b] = max(maxS[b], qs.scale[j])
 		}
 	}
 	parallel(workers, units, func(w, u int) {
 		b, c := u/qChunks, u%qChunks
 		lo, hi := b*blockRefs, min(s.n, (b+1)*blockRefs)
 		n := hi - lo
-		out := outs[w][:n]
 		block := qs.codes[lo*dp : hi*dp]
 		scale, errN, norm := qs.scale[lo:hi], qs.errN[lo:hi], qs.norm[lo:hi]
-		for li := c * len(live) / qChunks; li < (c+1)*len(live)/qChunks; li++ {
-			q, t := &qq[li], &trk[w][li]
-			k.quant.dots(out, q.code, block, n, dp)
-			bmax := q.errN*maxR[b] + q.unitN*maxE[b] + quantSlack
-			for j, x := range out {
-				a := q.scale * scale[j] * float64(x-q.bias)
-				if a+bmax < t.floor {
-					continue // its upper bound cannot reach the floor, nor its lower bound the best
+		ga, gz := c*groups/qChunks, (c+1)*groups/qChunks
+		for gi := ga; gi < gz; gi++ {
+			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp)
+			for r := range min(quantGroup, len(live)-gi*quantGroup) {
+				li := gi*quantGroup + r
+				q, t := &qq[li], &trk[w][li]
+				out := outs[w][r*blockRefs : r*blockRefs+n]
+				bmax := q.errN*maxR[b] + q.unitN*maxE[b] + quantSlack
+				cut := skipBelow(t.floor, bmax, q.scale*maxS[b], q.bias)
+				for j, x := range out {
+					if x < cut {
+						continue // below the floor, by the block's largest scale and bound
+					}
+					a := q.scale * scale[j] * float64(x-q.bias)
+					if a+bmax < t.floor {
+						continue // its upper bound cannot reach the floor, nor its lower bound the best
+					}
+					bd := q.errN*norm[j] + q.unitN*errN[j] + quantSlack
+					if t.offer(lo+j, a-bd, a+bd, e2) {
+						cut = skipBelow(t.floor, bmax, q.scale*maxS[b], q.bias)
+					}
 				}
-				bd := q.errN*norm[j] + q.unitN*errN[j] + quantSlack
-				t.offer(lo+j, a-bd, a+bd, e2)
 			}
 		}
-		quantStats.scored.Add(int64(n) * int64((c+1)*len(live)/qChunks-c*len(live)/qChunks))
+		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
 	})
 
 	// Merge the workers' candidates and rescore them with Cosine64, best

@@ -122,46 +122,74 @@ func randomRows2(rng *rand.Rand, n, dims int) [][]float32 {
 	return rows
 }
 
-// TestQuantDots holds every int8 kernel to the portable one, over dims
-// that fill a register and one that does not, and the extreme codes.
+// TestQuantDots holds every int8 kernel to the definition, over dims of
+// one register and more, reference counts around the tile of 4, an output
+// stride wider than the row, and the extreme codes.
 func TestQuantDots(t *testing.T) {
 	for _, k := range quantKernels(t) {
 		for _, dp := range []int{64, 128, 768, 832} {
-			for _, n := range []int{1, 3, 16, 17, 33} {
+			for _, n := range []int{0, 1, 3, 4, 16, 17, 33} {
 				rng := rand.New(rand.NewPCG(uint64(dp), uint64(n)))
-				q := make([]int8, dp)
+				q := make([]int8, quantGroup*dp)
 				codes := make([]uint8, n*dp)
 				for i := range q {
 					q[i] = int8(rng.IntN(255) - 127)
 				}
 				for i := range codes {
-					codes[i] = uint8(rng.IntN(255) + 1)
+					codes[i] = uint8(rng.IntN(256))
 				}
-				if n == 3 { // extremes: -127 × (127+128), 127 × (−127+128)
+				if n == 3 { // extremes: −127 × 255 and 127 × 255 everywhere
 					for i := range q {
-						q[i] = -127
+						q[i] = int8(127 - 254*(i/dp%2))
 					}
-					for i := range codes[:dp] {
+					for i := range codes {
 						codes[i] = 255
 					}
 				}
-				want := make([]int32, n)
-				dotsGeneric(want, q, codes, n, dp)
-				got := make([]int32, n)
-				k.quant.dots(got, q, codes, n, dp)
-				if d := cmp.Diff(want, got); d != "" {
-					t.Errorf("%s dp=%d n=%d (-generic +got):\n%s", k.name, dp, n, d)
+				ldo := n + 3
+				want := make([]int32, quantGroup*ldo)
+				for i := range quantGroup {
+					for j := range n {
+						var s int64
+						for kk := range dp {
+							s += int64(q[i*dp+kk]) * int64(codes[j*dp+kk])
+						}
+						want[i*ldo+j] = int32(s)
+					}
 				}
-				for j := range n {
-					var s int32
-					for i := range dp {
-						s += int32(q[i]) * int32(codes[j*dp+i])
-					}
-					if want[j] != s {
-						t.Fatalf("dotsGeneric dp=%d n=%d ref %d = %d, want %d", dp, n, j, want[j], s)
-					}
+				got := make([]int32, quantGroup*ldo)
+				k.quant.dots(got, ldo, q, codes, n, dp)
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%s dp=%d n=%d (-definition +got):\n%s", k.name, dp, n, d)
 				}
 			}
+		}
+	}
+}
+
+// TestQuantDotsCheckArguments: a kernel given too short a slice panics
+// instead of reading or writing past it.
+func TestQuantDotsCheckArguments(t *testing.T) {
+	for _, k := range quantKernels(t) {
+		for _, tc := range []struct {
+			name             string
+			out, q, codes, n int
+			dp, ldo          int
+		}{
+			{"short out", 4*10 - 1, 4 * 64, 10 * 64, 10, 64, 10},
+			{"short q", 40, 4*64 - 1, 10 * 64, 10, 64, 10},
+			{"short codes", 40, 4 * 64, 10*64 - 1, 10, 64, 10},
+			{"unaligned dp", 40, 4 * 65, 10 * 65, 10, 65, 10},
+			{"ldo below n", 40, 4 * 64, 10 * 64, 10, 64, 9},
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s %s: no panic", k.name, tc.name)
+					}
+				}()
+				k.quant.dots(make([]int32, tc.out), tc.ldo, make([]int8, tc.q), make([]uint8, tc.codes), tc.n, tc.dp)
+			}()
 		}
 	}
 }
