@@ -39,7 +39,7 @@ func init() {
 				return
 			}
 			dotsVNNI(&out[0], ldo, &q[0], &codes[0], n, dp)
-		}, false)
+		}, true)
 	}
 }
 

@@ -17,18 +17,30 @@ const indexBatch = 256
 // unit) uses: the set's current one, or one with a cluster index when the
 // search is the first one large enough to try building it.
 func (s *Set) layoutFor(k *kernel, unit []float32, nq int) *layout {
-	if !s.worthIndexing(nq) || s.tried.Load() {
-		return s.layout()
+	if l := s.indexedFor(k, unit, nq); l != nil {
+		return l
 	}
-	s.layMu.Lock()
-	if !s.tried.Load() {
-		if lay := s.indexedLayout(k, unit, nq); lay != nil {
-			s.lay.Store(lay)
-		}
-		s.tried.Store(true)
-	}
-	s.layMu.Unlock()
 	return s.layout()
+}
+
+// indexedFor returns the set's layout if it has a cluster index, trying
+// to build one first when the search of nq queries is the first one large
+// enough; else nil, without packing the references.
+func (s *Set) indexedFor(k *kernel, unit []float32, nq int) *layout {
+	if s.worthIndexing(nq) && !s.tried.Load() {
+		s.layMu.Lock()
+		if !s.tried.Load() {
+			if lay := s.indexedLayout(k, unit, nq); lay != nil {
+				s.lay.Store(lay)
+			}
+			s.tried.Store(true)
+		}
+		s.layMu.Unlock()
+	}
+	if l := s.lay.Load(); l != nil && l.index != nil {
+		return l
+	}
+	return nil
 }
 
 // centroidScores sets t to the scores of the queries ids against every

@@ -112,16 +112,25 @@ func quantize(code []int8, x []float32) (s, errN, norm float64) {
 		return 0, 0, 0
 	}
 	s = mx / 127
-	var e2 float64
+	// Any integer code keeps the bound: the norms below are those of the
+	// codes chosen. Rounding to nearest by 127/mx keeps them small.
+	inv := float32(127 / mx)
+	var e2a, e2b float64
 	var c2 int64
 	for k, v := range x {
-		c := math.Round(float64(v) / s)
-		c = min(127, max(-127, c))
+		y := v * inv
+		half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
+		c := min(127, max(-127, int32(y+half)))
 		code[k] = int8(c)
-		r := float64(v) - s*c
-		e2 += r * r
-		c2 += int64(c) * int64(c)
+		r := float64(v) - s*float64(c)
+		if k&1 == 0 {
+			e2a += r * r
+		} else {
+			e2b += r * r
+		}
+		c2 += int64(c * c)
 	}
+	e2 := e2a + e2b
 	return s, math.Sqrt(e2), s * math.Sqrt(float64(c2))
 }
 

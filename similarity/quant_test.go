@@ -295,3 +295,36 @@ func TestQuantPrefilterPrunes(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkQuantized times MaxCos and BestAtLeast of 2048 queries against
+// 100k random 768-dim references, the bench/run shape, on the fastest
+// float32 kernel and on the int8 prefilter, with a fresh Set each time
+// (the first search packs or quantizes the references).
+func BenchmarkQuantized(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large")
+	}
+	const n, dims, nq = 100000, 768, 2048
+	rng := rand.New(rand.NewPCG(3, 4))
+	refs := randomRows2(rng, n, dims)
+	queries := randomRows2(rng, nq, dims)
+	for _, k := range kernels {
+		if k.name == "generic" || k.name == "int8" || k.name == "avx2" {
+			continue // too slow to matter here
+		}
+		for _, th := range []float64{math.Inf(-1), 0.9} {
+			b.Run(fmt.Sprintf("%s/thr=%v", k.name, th), func(b *testing.B) {
+				defer SetImpl(Impl())
+				if err := SetImpl(k.name); err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					b.StopTimer()
+					s := setOf(b, dims, refs)
+					b.StartTimer()
+					s.BestAtLeast(queries, th)
+				}
+			})
+		}
+	}
+}

@@ -83,7 +83,9 @@ func (s *Set) best(queries [][]float32, thr float64) []Match {
 		unitInto(unit[li*d:(li+1)*d], queries[i], sums[i])
 	}
 	k := current.Load()
-	if k.quant != nil && s.quantizable() {
+	// A quantized kernel prefilters full scans with int8 dots; a set with a
+	// cluster index is searched through the index in float32.
+	if k.quant != nil && s.quantizable() && s.indexedFor(k, unit, len(live)) == nil {
 		s.bestQuantized(k, queries, sums, live, unit, thr, matches)
 		return matches
 	}
