@@ -328,3 +328,34 @@ func BenchmarkQuantized(b *testing.B) {
 		}
 	}
 }
+
+// TestSkipBelow: every raw dot below the cut has an upper bound below the
+// floor, for floors, bounds and scales of every size, including a floor
+// exactly at the bound (nothing may be skipped).
+func TestSkipBelow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		floor := rng.Float64()*2 - 1
+		bmax := rng.Float64() * 0.1
+		if rng.IntN(10) == 0 {
+			bmax = floor // a floor exactly at the bound
+		}
+		ss := math.Pow(10, -float64(rng.IntN(12))) * rng.Float64()
+		bias := int32(rng.IntN(1<<20)) - 1<<19
+		cut := skipBelow(floor, bmax, ss, bias)
+		if floor <= bmax && cut != math.MinInt32 {
+			t.Fatalf("floor %v ≤ bmax %v, cut %d: something is skipped", floor, bmax, cut)
+		}
+		if cut == math.MinInt32 || cut == math.MaxInt32 {
+			continue
+		}
+		for _, x := range []int32{cut - 1, cut - 2, cut - 1000} {
+			if x < bias {
+				continue
+			}
+			if ub := ss*float64(x-bias) + bmax; ub >= floor {
+				t.Fatalf("x %d < cut %d but its bound %v reaches the floor %v (ss %v, bmax %v, bias %d)", x, cut, ub, floor, ss, bmax, bias)
+			}
+		}
+	}
+}
