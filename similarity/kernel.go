@@ -92,7 +92,7 @@ func register(k *kernel) {
 // scores in float32 with the fastest float32 kernel registered so far; it
 // becomes the default when def is set. Call it after the float32 kernels
 // are registered.
-func registerQuant(name string, dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp int), def bool) {
+func registerQuant(name string, dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int), def bool) {
 	f := kernels[0]
 	for _, k := range kernels {
 		if k.quant == nil {

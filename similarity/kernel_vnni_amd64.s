@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func dotsVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int)
-TEXT ·dotsVNNI(SB), NOSPLIT, $0-48
+// func dotsVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int, kn int)
+TEXT ·dotsVNNI(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ ldo+8(FP), R9
 	SHLQ $2, R9
@@ -13,6 +13,7 @@ TEXT ·dotsVNNI(SB), NOSPLIT, $0-48
 	MOVQ codes+24(FP), DX
 	MOVQ n+32(FP), CX
 	MOVQ dp+40(FP), BX
+	MOVQ kn+48(FP), R8
 	LEAQ (BX)(BX*2), AX
 r4tile:
 	CMPQ CX, $4
@@ -35,7 +36,7 @@ r4tile:
 	VPXORD Z15, Z15, Z15
 	MOVQ SI, R12
 	MOVQ DX, R13
-	MOVQ BX, R11
+	MOVQ R8, R11
 	SHRQ $6, R11
 r4k:
 	VMOVDQU32 (R13), Z16
@@ -229,7 +230,7 @@ r1tile:
 	VPXORD Z3, Z3, Z3
 	MOVQ SI, R12
 	MOVQ DX, R13
-	MOVQ BX, R11
+	MOVQ R8, R11
 	SHRQ $6, R11
 r1k:
 	VMOVDQU32 (R13), Z16

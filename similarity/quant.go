@@ -13,15 +13,16 @@ import (
 // package doc, "Int8 prefilter", for the bound and its proof).
 
 // A quantKernel computes int8 dot products of quantGroup queries at a
-// time: for i < quantGroup and j < n it sets
+// time over the first kn components: for i < quantGroup and j < n it sets
 //
-//	out[i*ldo+j] = Σ_{k<dp} q[i*dp+k] · codes[j*dp+k]
+//	out[i*ldo+j] = Σ_{k<kn} q[i*dp+k] · codes[j*dp+k]
 //
 // with q signed and codes unsigned bytes (a reference's int8 code plus
-// 128), the form of VPDPBUSD. dp is a multiple of quantAlign. The sums are
-// exact: |out[i*ldo+j]| < dp·127·255 < 2^31 for dp ≤ maxQuantDims.
+// 128), the form of VPDPBUSD. dp and kn are multiples of quantAlign,
+// 0 < kn ≤ dp. The sums are exact: |out[i*ldo+j]| < dp·127·255 < 2^31 for
+// dp ≤ maxQuantDims.
 type quantKernel struct {
-	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp int)
+	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int)
 }
 
 // quantGroup is how many queries a quantKernel call scores.
@@ -29,10 +30,11 @@ const quantGroup = 4
 
 // checkDots panics unless the slices of a dots call hold what the
 // contract reads and writes: the assembly kernel trusts its arguments.
-func checkDots(out, ldo, q, codes, n, dp int) {
+func checkDots(out, ldo, q, codes, n, dp, kn int) {
 	if n < 0 || dp <= 0 || dp%quantAlign != 0 || dp > maxQuantDims || ldo < n ||
+		kn <= 0 || kn > dp || kn%quantAlign != 0 ||
 		out < (quantGroup-1)*ldo+n || q < quantGroup*dp || codes < n*dp {
-		panic(fmt.Sprintf("similarity: int8 dots n=%d dp=%d ldo=%d with out %d, q %d, codes %d", n, dp, ldo, out, q, codes))
+		panic(fmt.Sprintf("similarity: int8 dots n=%d dp=%d kn=%d ldo=%d with out %d, q %d, codes %d", n, dp, kn, ldo, out, q, codes))
 	}
 }
 
@@ -135,13 +137,13 @@ func quantize(code []int8, x []float32) (s, errN, norm float64) {
 }
 
 // dotsGeneric is the portable quantKernel.
-func dotsGeneric(out []int32, ldo int, q []int8, codes []uint8, n, dp int) {
-	checkDots(len(out), ldo, len(q), len(codes), n, dp)
+func dotsGeneric(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
+	checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
 	for i := range quantGroup {
-		qi := q[i*dp : (i+1)*dp]
+		qi := q[i*dp : i*dp+kn]
 		o := out[i*ldo : i*ldo+n]
 		for j := range o {
-			r := codes[j*dp : (j+1)*dp]
+			r := codes[j*dp : j*dp+kn]
 			r = r[:len(qi)]
 			var s0, s1, s2, s3 int32
 			for k := 0; k+4 <= len(qi); k += 4 {
@@ -295,7 +297,7 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 		scale, errN, norm := qs.scale[lo:hi], qs.errN[lo:hi], qs.norm[lo:hi]
 		ga, gz := c*groups/qChunks, (c+1)*groups/qChunks
 		for gi := ga; gi < gz; gi++ {
-			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp)
+			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp, dp)
 			for r := range min(quantGroup, len(live)-gi*quantGroup) {
 				li := gi*quantGroup + r
 				q, t := &qq[li], &trk[w][li]

@@ -147,20 +147,24 @@ func TestQuantDots(t *testing.T) {
 					}
 				}
 				ldo := n + 3
+				kn := dp
+				if n%2 == 1 && dp > quantAlign {
+					kn = dp - quantAlign // a prefix
+				}
 				want := make([]int32, quantGroup*ldo)
 				for i := range quantGroup {
 					for j := range n {
 						var s int64
-						for kk := range dp {
+						for kk := range kn {
 							s += int64(q[i*dp+kk]) * int64(codes[j*dp+kk])
 						}
 						want[i*ldo+j] = int32(s)
 					}
 				}
 				got := make([]int32, quantGroup*ldo)
-				k.quant.dots(got, ldo, q, codes, n, dp)
+				k.quant.dots(got, ldo, q, codes, n, dp, kn)
 				if d := cmp.Diff(want, got); d != "" {
-					t.Errorf("%s dp=%d n=%d (-definition +got):\n%s", k.name, dp, n, d)
+					t.Errorf("%s dp=%d kn=%d n=%d (-definition +got):\n%s", k.name, dp, kn, n, d)
 				}
 			}
 		}
@@ -181,6 +185,7 @@ func TestQuantDotsCheckArguments(t *testing.T) {
 			{"short codes", 40, 4 * 64, 10*64 - 1, 10, 64, 10},
 			{"unaligned dp", 40, 4 * 65, 10 * 65, 10, 65, 10},
 			{"ldo below n", 40, 4 * 64, 10 * 64, 10, 64, 9},
+			{"kn beyond dp", 40, 4 * 64, 10 * 64, 10, 64, 10},
 		} {
 			func() {
 				defer func() {
@@ -188,7 +193,11 @@ func TestQuantDotsCheckArguments(t *testing.T) {
 						t.Errorf("%s %s: no panic", k.name, tc.name)
 					}
 				}()
-				k.quant.dots(make([]int32, tc.out), tc.ldo, make([]int8, tc.q), make([]uint8, tc.codes), tc.n, tc.dp)
+				kn := tc.dp
+				if tc.name == "kn beyond dp" {
+					kn = tc.dp + quantAlign
+				}
+				k.quant.dots(make([]int32, tc.out), tc.ldo, make([]int8, tc.q), make([]uint8, tc.codes), tc.n, tc.dp, kn)
 			}()
 		}
 	}
