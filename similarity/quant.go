@@ -64,6 +64,26 @@ type quantSet struct {
 	scale []float64
 	errN  []float64
 	norm  []float64
+	// A threshold search first scores the first kp components (0: it
+	// does not) and bounds the rest by ‖û_T‖·‖r̂_T‖, tail = ‖r̂_T‖, T the
+	// components from kp on.
+	kp   int
+	tail []float64
+}
+
+// prefixFrom is the least threshold for which a search scores a prefix
+// first.
+const prefixFrom = 0.5
+
+// prefixLen returns how many components a threshold search's first pass
+// scores, for rows padded to dp: a quarter, in whole registers; 0 when
+// that would be all of them.
+func prefixLen(dp int) int {
+	kp := (dp/4 + quantAlign - 1) / quantAlign * quantAlign
+	if kp >= dp {
+		return 0
+	}
+	return kp
 }
 
 // quantizable reports whether the set's dims fit the int8 form.
@@ -81,7 +101,10 @@ func (s *Set) quantized() *quantSet {
 	}
 	d := s.dims
 	dp := (d + quantAlign - 1) / quantAlign * quantAlign
-	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n)}
+	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: prefixLen(dp)}
+	if qs.kp > 0 {
+		qs.tail = make([]float64, s.n)
+	}
 	const chunk = 256
 	units := (s.n + chunk - 1) / chunk
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
@@ -90,6 +113,9 @@ func (s *Set) quantized() *quantSet {
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
 			unitInto(row, s.Vector(j), s.sumSq[j])
 			qs.scale[j], qs.errN[j], qs.norm[j] = quantize(code, row)
+			if qs.kp > 0 && qs.kp < d {
+				qs.tail[j] = math.Sqrt(sumSq64(row[qs.kp:]))
+			}
 			dst := qs.codes[j*dp : (j+1)*dp]
 			for k, c := range code {
 				dst[k] = uint8(int(c) + 128)
@@ -157,6 +183,18 @@ func dotsGeneric(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
 	}
 }
 
+// dotTail returns Σ q[k]·c[k], c unsigned codes: the components of a
+// dot past a prefix.
+func dotTail(q []int8, c []uint8) int32 {
+	c = c[:len(q)]
+	var s0, s1 int32
+	for k := 0; k+2 <= len(q); k += 2 {
+		s0 += int32(q[k]) * int32(c[k])
+		s1 += int32(q[k+1]) * int32(c[k+1])
+	}
+	return s0 + s1
+}
+
 // quantQuery is a live query in int8 form.
 type quantQuery struct {
 	code  []int8
@@ -164,6 +202,8 @@ type quantQuery struct {
 	errN  float64 // E_u
 	unitN float64 // ‖û‖, at most 1 + 2^-20
 	bias  int32   // 128·Σ code: what the unsigned codes add to a dot
+	tail  float64 // ‖û_T‖, with biasP = 128·Σ code over the prefix
+	biasP int32
 }
 
 // qcand is a reference whose upper bound hi may make it the answer.
@@ -250,6 +290,22 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 			bias += int32(x)
 		}
 		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
+		if qs.kp > 0 {
+			var bp int32
+			for _, x := range c[:qs.kp] {
+				bp += int32(x)
+			}
+			qq[li].biasP = 128 * bp
+			if qs.kp < d {
+				qq[li].tail = math.Sqrt(sumSq64(u[qs.kp:]))
+			}
+		}
+	}
+	// A search for cosines of at least prefixFrom scores a prefix first
+	// when the set has one: below it, too many references would pass.
+	kp := dp
+	if thr >= prefixFrom && qs.kp > 0 {
+		kp = qs.kp
 	}
 	low := math.Inf(-1)
 	if thr > low {
@@ -282,11 +338,15 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	maxE := make([]float64, blocks)
 	maxR := make([]float64, blocks)
 	maxS := make([]float64, blocks)
+	maxT := make([]float64, blocks)
 	for b := range blocks {
 		for j := b * blockRefs; j < min(s.n, (b+1)*blockRefs); j++ {
 			maxE[b] = max(maxE[b], qs.errN[j])
 			maxR[b] = max(maxR[b], qs.norm[j])
 			maxS[b] = max(maxS[b], qs.scale[j])
+			if kp < dp {
+				maxT[b] = max(maxT[b], qs.tail[j])
+			}
 		}
 	}
 	parallel(workers, units, func(w, u int) {
@@ -297,12 +357,37 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 		scale, errN, norm := qs.scale[lo:hi], qs.errN[lo:hi], qs.norm[lo:hi]
 		ga, gz := c*groups/qChunks, (c+1)*groups/qChunks
 		for gi := ga; gi < gz; gi++ {
-			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp, dp)
+			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp, kp)
 			for r := range min(quantGroup, len(live)-gi*quantGroup) {
 				li := gi*quantGroup + r
 				q, t := &qq[li], &trk[w][li]
 				out := outs[w][r*blockRefs : r*blockRefs+n]
 				bmax := q.errN*maxR[b] + q.unitN*maxE[b] + quantSlack
+				if kp < dp {
+					// The prefix P's dots: û·r̂ ≤ û_P·r̂_P + ‖û_T‖·‖r̂_T‖ and
+					// |û_P·r̂_P − A_P| ≤ B (the bound over P is at most B's),
+					// so A_P + B + ‖û_T‖·‖r̂_T‖ is an upper bound too.
+					tb := q.tail * maxT[b]
+					cut := skipBelow(t.floor, bmax+tb, q.scale*maxS[b], q.biasP)
+					for j, x := range out {
+						if x < cut {
+							continue
+						}
+						if q.scale*scale[j]*float64(x-q.biasP)+bmax+q.tail*qs.tail[lo+j] < t.floor {
+							continue
+						}
+						x += dotTail(q.code[kp:dp], block[j*dp+kp:(j+1)*dp])
+						a := q.scale * scale[j] * float64(x-q.bias)
+						if a+bmax < t.floor {
+							continue
+						}
+						bd := q.errN*norm[j] + q.unitN*errN[j] + quantSlack
+						if t.offer(lo+j, a-bd, a+bd, e2) {
+							cut = skipBelow(t.floor, bmax+tb, q.scale*maxS[b], q.biasP)
+						}
+					}
+					continue
+				}
 				cut := skipBelow(t.floor, bmax, q.scale*maxS[b], q.bias)
 				for j, x := range out {
 					if x < cut {

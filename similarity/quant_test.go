@@ -368,3 +368,33 @@ func TestSkipBelow(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkThreshold compares BestAtLeast(0.9), which scores a prefix
+// first, with MaxCos on a warm set, on every int8 kernel but the portable
+// one.
+func BenchmarkThreshold(b *testing.B) {
+	const n, dims, nq = 10000, 768, 2048
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := setOf(b, dims, randomRows2(rng, n, dims))
+	queries := randomRows2(rng, nq, dims)
+	for _, k := range kernels {
+		if k.quant == nil || k.name == "int8" {
+			continue
+		}
+		defer SetImpl(Impl())
+		if err := SetImpl(k.name); err != nil {
+			b.Fatal(err)
+		}
+		s.MaxCos(queries[:4])
+		b.Run(k.name+"/maxcos", func(b *testing.B) {
+			for b.Loop() {
+				s.MaxCos(queries)
+			}
+		})
+		b.Run(k.name+"/atleast0.9", func(b *testing.B) {
+			for b.Loop() {
+				s.BestAtLeast(queries, 0.9)
+			}
+		})
+	}
+}
