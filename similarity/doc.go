@@ -53,6 +53,16 @@
 // Impls lists the kernels this CPU runs and SetImpl picks one; which to
 // use is the command layer's choice, and no kernel changes a result.
 //
+// AVX-VNNI (the VEX form) and AMX have no kernel: no CPU bardo is built
+// and tested on has them, and a kernel no test runs is not shipped. AMX
+// would also need arch_prctl(ARCH_REQ_XCOMP_PERM, XTILEDATA) once per
+// process before the first tile instruction (else the kernel kills the
+// thread with SIGILL), a signal stack large enough for the 8 KiB of tile
+// state the kernel saves in every signal frame (Go's are 32 KiB), and
+// TILERELEASE before the assembly returns, since the Go scheduler saves no
+// tile state; the instructions would be hand-encoded (BYTE) for Go's
+// assembler. VNNI is the floor.
+//
 // # Int8 prefilter
 //
 // With an int8 kernel, MaxCos and BestAtLeast scan a set without a cluster
@@ -87,6 +97,15 @@
 // are therefore those of Cosine64 against every reference, as the Rule
 // requires. A zero reference has code 0, E = R = 0 and A = 0: its bound
 // is exact.
+//
+// A threshold search (BestAtLeast with a threshold of at least 0.5) first
+// scores each pair over the first quarter P of the components (the int8
+// kernels take a prefix length) and drops r when A_P + B + ‖û_T‖·‖r̂_T‖ is
+// below the floor, T the other components: û·r̂ = û_P·r̂_P + û_T·r̂_T, the
+// first within B of A_P (the bound of the previous paragraph restricted to
+// P, whose norms are at most the whole vectors'), the second at most
+// ‖û_T‖·‖r̂_T‖ by Cauchy–Schwarz. Only the pairs that pass are scored over
+// T, and then judged as above.
 //
 // The int8 form is 4× smaller than the float32 panels and is the working
 // set of such a search: the scan reads only the codes and three float64

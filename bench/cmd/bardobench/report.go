@@ -42,7 +42,9 @@ func cmdReport(args []string) error {
 		return err
 	}
 	fmt.Println()
-	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
+	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff",
+		"threshold_vs_faiss_random", "threshold_vs_faiss_clustered", "int8_vs_float32_random", "int8_vs_float32_clustered",
+		"answers_not_exact", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
 		if v, ok := figures[name]; ok {
 			fmt.Printf("%s %s\n", name, v)
 		}
