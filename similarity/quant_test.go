@@ -293,6 +293,12 @@ func TestQuantPrefilterPrunes(t *testing.T) {
 			}
 			r := quantStats.rescored.Load()
 			t.Logf("%d rescored of %d pairs", r, n*nq)
+			if s.lay.Load() != nil {
+				t.Error("an int8 search packed the float32 panels: its working set is the int8 form")
+			}
+			if q := s.quant.Load(); q == nil || len(q.codes) != n*dims {
+				t.Error("no int8 form of n × dims bytes")
+			}
 			if r > 100*nq {
 				t.Errorf("rescored %d pairs with Cosine64, want at most %d: the bound prunes too little", r, 100*nq)
 			}
