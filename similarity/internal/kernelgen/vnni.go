@@ -78,8 +78,17 @@ func generateVNNI() []byte {
 		g.op("ADDQ $64, R13")
 		g.op("DECQ R11")
 		g.op("JNZ %sk", l)
-		g.comment("fold each accumulator's 16 lanes and store the sums")
 		g.op("MOVQ DI, R14")
+		if refs == 4 {
+			foldTile(g)
+			g.op("ADDQ $16, DI")
+			g.op("LEAQ (DX)(BX*4), DX")
+			g.op("SUBQ $4, CX")
+			g.op("JMP %stile", l)
+			g.label(l + "done")
+			continue
+		}
+		g.comment("fold each accumulator's 16 lanes and store the sums")
 		for i := range 4 {
 			for j := range refs {
 				a := acc(i, j)
@@ -111,4 +120,40 @@ func generateVNNI() []byte {
 	g.op("VZEROUPPER")
 	g.op("RET")
 	return bytes.Clone(g.b.Bytes())
+}
+
+// foldTile folds the 16 accumulators of a 4 × 4 tile, Z(4i+j) for query i
+// and reference j, into one register whose 128-bit lane i holds query i's
+// four sums, in four rounds of pairwise merges (two shuffles and an add
+// each), and stores lane i at row i of the output. Letter L of the merge
+// order is accumulator Z(4·(L mod 4) + L/4):
+//
+//	round 1: (a,b) → a's 8 partials in lanes 0–1, b's in 2–3 (VSHUFI64X2)
+//	round 2: (ab,cd) → a, b, c, d in lanes 0–3, 4 partials each (VSHUFI64X2)
+//	round 3: (abcd,efgh) → lane 0 [a a e e], lane 1 [b b f f], … (VPUNPCK*QDQ)
+//	round 4: (abcdefgh,ijklmnop) → lane 0 [a e i m], lane 1 [b f j n], … (VSHUFPS)
+func foldTile(g *gen) {
+	g.comment("fold the 16 accumulators into one register, lane i = query i's 4 sums")
+	reg := func(letter int) string { return fmt.Sprintf("Z%d", 4*(letter%4)+letter/4) }
+	merge := func(a, b string, lo, hi string) {
+		g.op("%s %s, %s, Z24", lo, b, a)
+		g.op("%s %s, %s, Z25", hi, b, a)
+		g.op("VPADDD Z25, Z24, %s", a)
+	}
+	for l := 0; l < 16; l += 2 {
+		merge(reg(l), reg(l+1), "VSHUFI64X2 $0x44,", "VSHUFI64X2 $0xee,")
+	}
+	for l := 0; l < 16; l += 4 {
+		merge(reg(l), reg(l+2), "VSHUFI64X2 $0x88,", "VSHUFI64X2 $0xdd,")
+	}
+	for l := 0; l < 16; l += 8 {
+		merge(reg(l), reg(l+4), "VPUNPCKLQDQ", "VPUNPCKHQDQ")
+	}
+	merge(reg(0), reg(8), "VSHUFPS $0x88,", "VSHUFPS $0xdd,")
+	for i := range 4 {
+		g.op("VEXTRACTI32X4 $%d, %s, (R14)", i, reg(0))
+		if i < 3 {
+			g.op("ADDQ R9, R14")
+		}
+	}
 }
