@@ -49,7 +49,7 @@ type engine struct {
 	exact    map[string]int // polarity "\x00" content → lowest row
 
 	cands        []*candidate
-	existingBest []match              // per candidate: the best store row of its model group
+	existingBest []match              // per candidate: the best store row of its model group, if at least SameAsFrom
 	plan         map[group]*planSet   // per model group: every candidate of it
 	planPos      []int                // candidate → its index in its planSet
 	text         map[group]*textIndex // rows met through bardo-text/v1
@@ -182,7 +182,9 @@ func (e *engine) searchExisting(members map[group][]int) error {
 		for k, i := range cis {
 			queries[k] = e.cands[i].vec
 		}
-		for k, m := range b.Build().MaxCos(queries) {
+		// Only a match at SameAsFrom or above decides anything (see
+		// decide): the threshold search skips the maxima below it.
+		for k, m := range b.Build().BestAtLeast(queries, SameAsFrom) {
 			if m.Index >= 0 {
 				e.existingBest[cis[k]] = match{rows[m.Index], m.Cos}
 			}
@@ -232,8 +234,8 @@ func (e *engine) id(r int) string     { return e.ids[r] }
 func (e *engine) status(r int) string { return e.statuses[r] }
 
 // best returns the row candidate i most resembles (idx −1: none). Only
-// matches at SameAsFrom or above are searched for beyond the store's best
-// model match, which is returned whatever its cosine.
+// matches at SameAsFrom or above are searched for: decide ignores the
+// others.
 func (e *engine) best(i int) match {
 	c := e.cands[i]
 	best := match{idx: -1}

@@ -27,6 +27,10 @@ type kernel struct {
 	name    string
 	heights []int // query panel heights, largest first, ending with 1
 	block   func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int)
+	// quant, when set, makes MaxCos and BestAtLeast prefilter with int8
+	// dot products (see quant.go); heights and block are then those of
+	// the fastest float32 kernel, for Within and the cluster index.
+	quant *quantKernel
 }
 
 // height returns the panel height for the next n of a kernel's queries:
@@ -82,6 +86,24 @@ var current = func() *atomic.Pointer[kernel] {
 func register(k *kernel) {
 	kernels = append(kernels, k)
 	current.Store(k)
+}
+
+// registerQuant adds a kernel that prefilters with the int8 dots and
+// scores in float32 with the fastest float32 kernel registered so far; it
+// becomes the default when def is set. Call it after the float32 kernels
+// are registered.
+func registerQuant(name string, dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int), def bool) {
+	f := kernels[0]
+	for _, k := range kernels {
+		if k.quant == nil {
+			f = k
+		}
+	}
+	k := &kernel{name: name, heights: f.heights, block: f.block, quant: &quantKernel{dots: dots}}
+	kernels = append(kernels, k)
+	if def {
+		current.Store(k)
+	}
 }
 
 // Impl returns the name of the kernel that MaxCos and Within use: the

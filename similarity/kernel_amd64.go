@@ -29,7 +29,22 @@ func init() {
 		k.block = asmBlock(k, blockAVX512)
 		register(k)
 	}
+	registerQuant("int8", dotsGeneric, false)
+	// The VNNI kernel also uses EVEX forms of 128- and 256-bit integer
+	// instructions (AVX-512VL) to fold its sums.
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI {
+		registerQuant("vnni", func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
+			checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
+			if n == 0 {
+				return
+			}
+			dotsVNNI(&out[0], ldo, &q[0], &codes[0], n, dp, kn)
+		}, true)
+	}
 }
+
+//go:noescape
+func dotsVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int, kn int)
 
 // asmBlock wraps an assembly kernel in kernel.block's signature.
 func asmBlock(k *kernel, f func(out *float32, ldo int, rmax *float32, qp *float32, m int, rp *float32, np int, dims int)) func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int) {

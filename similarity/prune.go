@@ -17,18 +17,30 @@ const indexBatch = 256
 // unit) uses: the set's current one, or one with a cluster index when the
 // search is the first one large enough to try building it.
 func (s *Set) layoutFor(k *kernel, unit []float32, nq int) *layout {
-	if !s.worthIndexing(nq) || s.tried.Load() {
-		return s.layout()
+	if l := s.indexedFor(k, unit, nq); l != nil {
+		return l
 	}
-	s.layMu.Lock()
-	if !s.tried.Load() {
-		if lay := s.indexedLayout(k, unit, nq); lay != nil {
-			s.lay.Store(lay)
-		}
-		s.tried.Store(true)
-	}
-	s.layMu.Unlock()
 	return s.layout()
+}
+
+// indexedFor returns the set's layout if it has a cluster index, trying
+// to build one first when the search of nq queries is the first one large
+// enough; else nil, without packing the references.
+func (s *Set) indexedFor(k *kernel, unit []float32, nq int) *layout {
+	if s.worthIndexing(nq) && !s.tried.Load() {
+		s.layMu.Lock()
+		if !s.tried.Load() {
+			if lay := s.indexedLayout(k, unit, nq); lay != nil {
+				s.lay.Store(lay)
+			}
+			s.tried.Store(true)
+		}
+		s.layMu.Unlock()
+	}
+	if l := s.lay.Load(); l != nil && l.index != nil {
+		return l
+	}
+	return nil
 }
 
 // centroidScores sets t to the scores of the queries ids against every
@@ -58,6 +70,8 @@ func (sr *search) centroidScores(ids []int, t []float32) ([]float32, int) {
 }
 
 // maxThroughIndex runs the MaxCos search of every query through the index.
+// A BestAtLeast search (sr.thr above −∞) also skips the leaves that
+// cannot reach its threshold.
 func (sr *search) maxThroughIndex(margin float64) {
 	ix := sr.lay.index
 	e := margin / 2
@@ -92,7 +106,7 @@ func (sr *search) maxThroughIndex(margin float64) {
 		var zero []int
 		work := 0
 		for i, q := range ids {
-			lb := float64(sr.best(q)) - e - boundSlack
+			lb := max(float64(sr.best(q))-e-boundSlack, sr.thr-boundSlack)
 			row := t[i*ldt : i*ldt+c]
 			for j, x := range row {
 				if j != nearest[i] && bound(float64(x)+e+boundSlack, ix.leaves[j].minCos) >= lb {
@@ -109,7 +123,7 @@ func (sr *search) maxThroughIndex(margin float64) {
 			// The index does not pay for these queries: scan everything.
 			for _, w := range sr.trk {
 				for _, q := range ids {
-					w[q] = maxTracker(margin)
+					w[q] = sr.newTracker(q)
 				}
 			}
 			sr.all(ids)

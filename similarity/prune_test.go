@@ -182,11 +182,23 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 					s := setOf(t, tc.dims, refs)
 					got := s.MaxCos(queries)
 					lay := s.lay.Load()
-					if lay.index == nil {
+					if lay == nil || lay.index == nil {
 						t.Fatal("no index was built for clustered references")
 					}
 					if d := cmp.Diff(want, got); d != "" {
 						t.Errorf("MaxCos through the index (-brute force +got):\n%s", d)
+					}
+					for _, th := range []float64{0, 0.8, 0.9, want[0].Cos, math.Nextafter(want[0].Cos, 2)} {
+						wantAt := make([]Match, len(want))
+						for i, m := range want {
+							wantAt[i] = Match{Index: -1}
+							if m.Index >= 0 && m.Cos >= th {
+								wantAt[i] = m
+							}
+						}
+						if d := cmp.Diff(wantAt, s.BestAtLeast(queries, th)); d != "" {
+							t.Errorf("BestAtLeast %v through the index (-brute force +got):\n%s", th, d)
+						}
 					}
 					for _, th := range []float64{-1, 0, 0.5, 0.8, 0.9, 0.95, 1} {
 						for _, q := range queries[:3] {

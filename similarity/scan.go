@@ -21,6 +21,7 @@ type tracker struct {
 	best   float32
 	moving bool
 	margin float64
+	low    float32 // the floor never drops below it: a threshold search's threshold less the score error
 	cands  []candidate
 	limit  int // prune when cands reaches it
 }
@@ -28,7 +29,7 @@ type tracker struct {
 func (t *tracker) offer(ref int, score float32) {
 	if t.moving && score > t.best {
 		t.best = score
-		t.floor = floor32(float64(score) - t.margin)
+		t.floor = max(t.low, floor32(float64(score)-t.margin))
 	}
 	t.cands = append(t.cands, candidate{ref, score})
 	// Drop the candidates the rising floor left behind, each time the list
@@ -47,7 +48,15 @@ func (t *tracker) offer(ref int, score float32) {
 
 // maxTracker starts the tracker of a MaxCos query.
 func maxTracker(margin float64) tracker {
-	return tracker{floor: float32(math.Inf(-1)), best: float32(math.Inf(-1)), moving: true, margin: margin}
+	return tracker{floor: float32(math.Inf(-1)), best: float32(math.Inf(-1)), moving: true, margin: margin, low: float32(math.Inf(-1))}
+}
+
+// atLeastTracker starts the tracker of a BestAtLeast query: a MaxCos
+// tracker whose floor never drops below low.
+func atLeastTracker(margin float64, low float32) tracker {
+	t := maxTracker(margin)
+	t.floor, t.low = low, low
+	return t
 }
 
 // Work is cut into units of one block of reference panels, sized so that
@@ -173,13 +182,18 @@ type search struct {
 	nq   int
 	trk  [][]tracker // trk[worker][query]
 	sc   []*scratch
+	// thr is a BestAtLeast search's threshold, −∞ for the others;
+	// newTracker starts a query's tracker.
+	thr        float64
+	newTracker func(q int) tracker
 
 	scored atomic.Int64 // query × reference pairs scored, for tests and benchmarks
 }
 
 func (s *Set) newSearch(k *kernel, lay *layout, unit []float32, nq int, newTracker func(q int) tracker) *search {
 	workers := workerCount(runtime.GOMAXPROCS(0), nq*s.n*s.dims)
-	sr := &search{s: s, k: k, lay: lay, unit: unit, nq: nq, trk: make([][]tracker, workers), sc: make([]*scratch, workers)}
+	sr := &search{s: s, k: k, lay: lay, unit: unit, nq: nq, trk: make([][]tracker, workers), sc: make([]*scratch, workers),
+		thr: math.Inf(-1), newTracker: newTracker}
 	for w := range workers {
 		sr.trk[w] = make([]tracker, nq)
 		for q := range nq {

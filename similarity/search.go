@@ -3,6 +3,7 @@ package similarity
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -26,6 +27,25 @@ type Match struct {
 // component (its cosines are undefined). MaxCos panics if a query is not
 // Dims long.
 func (s *Set) MaxCos(queries [][]float32) []Match {
+	return s.best(queries, math.Inf(-1))
+}
+
+// BestAtLeast returns, for each query, what MaxCos returns when its cosine
+// is at least threshold, and Match{Index: −1} otherwise: the batch
+// threshold search of dedup ("is any reference at least 0.90, and which is
+// best"). It is exact in the same sense as MaxCos, and skips the work
+// MaxCos does for maxima below the threshold: the kernel offers only scores
+// that may reach it, and a cluster index skips the leaves that cannot.
+// A zero query matches reference 0 when threshold ≤ 0.
+func (s *Set) BestAtLeast(queries [][]float32, threshold float64) []Match {
+	if math.IsNaN(threshold) {
+		panic("similarity: BestAtLeast with a NaN threshold")
+	}
+	return s.best(queries, threshold)
+}
+
+// best is MaxCos (thr −∞) and BestAtLeast.
+func (s *Set) best(queries [][]float32, thr float64) []Match {
 	matches := make([]Match, len(queries))
 	for i := range matches {
 		matches[i] = Match{Index: -1}
@@ -48,7 +68,9 @@ func (s *Set) MaxCos(queries [][]float32) []Match {
 		switch {
 		case !finite(sums[i]):
 		case sums[i] == 0:
-			matches[i] = Match{Index: 0, Cos: 0}
+			if thr <= 0 {
+				matches[i] = Match{Index: 0, Cos: 0}
+			}
 		default:
 			live = append(live, i)
 		}
@@ -60,8 +82,15 @@ func (s *Set) MaxCos(queries [][]float32) []Match {
 	for li, i := range live {
 		unitInto(unit[li*d:(li+1)*d], queries[i], sums[i])
 	}
+	k := current.Load()
+	// A quantized kernel prefilters full scans with int8 dots; a set with a
+	// cluster index is searched through the index in float32.
+	if k.quant != nil && s.quantizable() && s.indexedFor(k, unit, len(live)) == nil {
+		s.bestQuantized(k, queries, sums, live, unit, thr, matches)
+		return matches
+	}
 	m := margin(d)
-	sr := s.searchMax(current.Load(), unit, len(live), m)
+	sr := s.searchMax(k, unit, len(live), m, thr)
 	for li, i := range live {
 		floor := floor32(float64(sr.best(li)) - m)
 		for _, w := range sr.trk {
@@ -70,6 +99,9 @@ func (s *Set) MaxCos(queries [][]float32) []Match {
 					continue
 				}
 				cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+				if cos < thr {
+					continue
+				}
 				if mt := &matches[i]; mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
 					*mt = Match{Index: cd.ref, Cos: cos}
 				}
@@ -111,9 +143,17 @@ func (s *Set) Within(q []float32, threshold float64) []Match {
 
 // searchMax scores nq unit queries for MaxCos: its trackers together hold
 // every reference that scores within the margin of its query's best score.
-func (s *Set) searchMax(k *kernel, unit []float32, nq int, margin float64) *search {
+// With a threshold thr above −∞ (BestAtLeast) they hold only those that
+// also score at least thr less the score error: no other can reach thr.
+func (s *Set) searchMax(k *kernel, unit []float32, nq int, margin, thr float64) *search {
 	lay := s.layoutFor(k, unit, nq)
-	sr := s.newSearch(k, lay, unit, nq, func(int) tracker { return maxTracker(margin) })
+	newTracker := func(int) tracker { return maxTracker(margin) }
+	if thr > math.Inf(-1) {
+		low := floor32(thr - margin/2)
+		newTracker = func(int) tracker { return atLeastTracker(margin, low) }
+	}
+	sr := s.newSearch(k, lay, unit, nq, newTracker)
+	sr.thr = thr
 	if lay.index != nil {
 		sr.maxThroughIndex(margin)
 	} else {

@@ -23,6 +23,11 @@ type Set struct {
 	lay   atomic.Pointer[layout]
 	layMu sync.Mutex // held while a layout is made
 	tried atomic.Bool
+
+	// The int8 form of the references, made by the first search through
+	// a quantized kernel (see quant.go).
+	quant   atomic.Pointer[quantSet]
+	quantMu sync.Mutex
 }
 
 // SetBuilder collects the references of a Set.

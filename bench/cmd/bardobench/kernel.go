@@ -59,6 +59,21 @@ type kernelResult struct {
 	Reps        []float64 `json:"reps"`         // every first search
 	WarmSeconds float64   `json:"warm_seconds"` // a second search of the last Set
 	AddSeconds  float64   `json:"add_seconds"`  // adding the references to a Set, the first time
+
+	// The threshold search dedup runs: BestAtLeast(queries, 0.90) as a
+	// fresh Set's first search, fastest of the reps.
+	ThresholdSeconds float64 `json:"threshold_seconds"`
+	// The same MaxCos on the fastest float32 kernel (Float32Impl), when
+	// Impl is an int8 kernel: fastest of the reps, and the queries whose
+	// answer differs from Impl's.
+	Float32Impl    string  `json:"float32_impl,omitempty"`
+	Float32Seconds float64 `json:"float32_seconds,omitempty"`
+	Float32Diffs   int     `json:"float32_diffs"`
+	// ExactChecked queries (a sample) were compared with Cosine64 against
+	// every reference; ExactDiffs counts the answers of MaxCos and of
+	// BestAtLeast that differ from it.
+	ExactChecked int `json:"exact_checked"`
+	ExactDiffs   int `json:"exact_diffs"`
 }
 
 // cmdKernel times similarity.Set.MaxCos of every query against the
@@ -151,6 +166,76 @@ func cmdKernel(args []string) error {
 		res.WarmSeconds = warm
 	}
 	res.Seconds = slices.Min(res.Reps)
+
+	// The threshold search, a fresh Set's first.
+	const threshold = 0.90
+	set = nil
+	runtime.GC()
+	set, err = buildSet(refs.f32, ci.Refs, d)
+	if err != nil {
+		return err
+	}
+	t = time.Now()
+	atLeast := set.BestAtLeast(queries, threshold)
+	if s := time.Since(t).Seconds(); res.ThresholdSeconds == 0 || s < res.ThresholdSeconds {
+		res.ThresholdSeconds = s
+	}
+
+	// The fastest float32 kernel on the same vectors, for the int8 kernels.
+	if f := fastestFloat32(); f != "" && f != res.Impl {
+		impl := similarity.Impl()
+		if err := similarity.SetImpl(f); err != nil {
+			return err
+		}
+		set = nil
+		runtime.GC()
+		fset, err := buildSet(refs.f32, ci.Refs, d)
+		if err != nil {
+			return err
+		}
+		t := time.Now()
+		fm := fset.MaxCos(queries)
+		s := time.Since(t).Seconds()
+		if err := similarity.SetImpl(impl); err != nil {
+			return err
+		}
+		res.Float32Impl = f
+		if res.Float32Seconds == 0 || s < res.Float32Seconds {
+			res.Float32Seconds = s
+		}
+		diffs := 0
+		for i := range fm {
+			if fm[i] != matches[i] {
+				diffs++
+			}
+		}
+		res.Float32Diffs = max(res.Float32Diffs, diffs)
+	}
+
+	// Every 64th query against every reference with Cosine64, once.
+	if res.ExactChecked == 0 {
+		for i := 0; i < len(queries); i += 64 {
+			want := similarity.Match{Index: -1}
+			for r := range ci.Refs {
+				c := similarity.Cosine64(queries[i], refs.f32[r*d:(r+1)*d])
+				if want.Index < 0 || c > want.Cos {
+					want = similarity.Match{Index: r, Cos: c}
+				}
+			}
+			wantAt := want
+			if want.Cos < threshold {
+				wantAt = similarity.Match{Index: -1}
+			}
+			res.ExactChecked++
+			if matches[i] != want {
+				res.ExactDiffs++
+			}
+			if atLeast[i] != wantAt {
+				res.ExactDiffs++
+			}
+		}
+	}
+
 	cos := &npyArray{descr: "<f8", shape: []int{ci.Queries}, f64: make([]float64, ci.Queries)}
 	idx := &npyArray{descr: "<i8", shape: []int{ci.Queries}, i64: make([]int64, ci.Queries)}
 	for i, m := range matches {
@@ -162,6 +247,32 @@ func cmdKernel(args []string) error {
 	if err := writeNpy(filepath.Join(*dir, "bardo_idx.npy"), idx); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "bardo %s %s %dx%dx%d: %.3fs (reps %.3f), warm %.3fs\n", res.Impl, ci.Kind, ci.Queries, ci.Refs, d, res.Seconds, res.Reps, res.WarmSeconds)
+	fmt.Fprintf(os.Stderr, "bardo %s %s %dx%dx%d: %.3fs (reps %.3f), warm %.3fs, threshold %.3fs, %s %.3fs (%d differ), %d of %d sampled answers not exact\n",
+		res.Impl, ci.Kind, ci.Queries, ci.Refs, d, res.Seconds, res.Reps, res.WarmSeconds, res.ThresholdSeconds,
+		res.Float32Impl, res.Float32Seconds, res.Float32Diffs, res.ExactDiffs, 2*res.ExactChecked)
 	return writeJSONFile(filepath.Join(*dir, "bardo.json"), res)
+}
+
+// buildSet returns a Set of the n references of rows.
+func buildSet(rows []float32, n, d int) (*similarity.Set, error) {
+	b := similarity.NewSet("bench", d)
+	b.Grow(n)
+	for i := range n {
+		if _, err := b.Add(rows[i*d : (i+1)*d]); err != nil {
+			return nil, err
+		}
+	}
+	return b.Build(), nil
+}
+
+// fastestFloat32 returns the fastest float32 kernel this CPU runs: the
+// last of Impls that is not an int8 one.
+func fastestFloat32() string {
+	f := ""
+	for _, name := range similarity.Impls() {
+		if name != "int8" && name != "vnni" {
+			f = name
+		}
+	}
+	return f
 }

@@ -42,7 +42,9 @@ func cmdReport(args []string) error {
 		return err
 	}
 	fmt.Println()
-	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
+	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff",
+		"threshold_vs_faiss_random", "threshold_vs_faiss_clustered", "int8_vs_float32_random", "int8_vs_float32_clustered",
+		"answers_not_exact", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
 		if v, ok := figures[name]; ok {
 			fmt.Printf("%s %s\n", name, v)
 		}
@@ -69,8 +71,9 @@ func reportKernel(root string, figures map[string]string) error {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Refs, b.Refs), cmp.Compare(a.Dims, b.Dims))
 	})
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tbardo s\tbardo warm s\tFAISS s\tnumpy s\tbardo/FAISS\tbardo GFLOP/s\tFAISS GFLOP/s\tmax |Δcos| FAISS\tmax |Δcos| numpy\tworse picks\t")
+	fmt.Fprintln(tw, "case\tbardo s\tbardo warm s\tFAISS s\tnumpy s\tbardo/FAISS\tbardo GFLOP/s\tFAISS GFLOP/s\tmax |Δcos| FAISS\tmax |Δcos| numpy\tworse picks\t≥0.90 s\t≥0.90/FAISS\tfloat32 s\tbardo/float32\tnot exact\t")
 	maxDiff := 0.0
+	notExact, checked := 0, false
 	impl := ""
 	for _, ci := range cases {
 		d := byCase[ci]
@@ -87,8 +90,31 @@ func reportKernel(root string, figures map[string]string) error {
 			fmt.Sprintf("%.3f", br.Seconds),
 			fmt.Sprintf("%.3f", br.WarmSeconds),
 		}
+		// The threshold search, the float32 kernel and the exactness
+		// counts: the last five columns.
+		notExact += br.ExactDiffs + br.Float32Diffs
+		checked = checked || br.ExactChecked > 0
+		f32, f32Ratio := "-", "-"
+		if br.Float32Seconds > 0 {
+			f32, f32Ratio = fmt.Sprintf("%.3f", br.Float32Seconds), fmt.Sprintf("%.2f", br.Seconds/br.Float32Seconds)
+		}
+		thrRatio := "-"
+		if haveFAISS && br.ThresholdSeconds > 0 {
+			thrRatio = fmt.Sprintf("%.2f", br.ThresholdSeconds/fr.FAISSSeconds)
+		}
+		tail := []string{fmt.Sprintf("%.3f", br.ThresholdSeconds), thrRatio, f32, f32Ratio,
+			fmt.Sprintf("%d/%d", br.ExactDiffs+br.Float32Diffs, 2*br.ExactChecked+ci.Queries)}
+		if ci.Refs == headlineRefs && ci.Dims == headlineDims {
+			if thrRatio != "-" {
+				figures["threshold_vs_faiss_"+string(ci.Kind)] = thrRatio
+			}
+			if f32Ratio != "-" {
+				figures["int8_vs_float32_"+string(ci.Kind)] = f32Ratio
+			}
+		}
 		if !haveFAISS {
 			row = append(row, "-", "-", "-", fmt.Sprintf("%.0f", flop/br.Seconds/1e9), "-", "-", "-", "-")
+			row = append(row, tail...)
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			continue
 		}
@@ -112,6 +138,7 @@ func reportKernel(root string, figures map[string]string) error {
 			fmt.Sprintf("%.1e", dN),
 			strconv.Itoa(worse),
 		)
+		row = append(row, tail...)
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 		if ci.Refs == headlineRefs && ci.Dims == headlineDims {
 			figures["kernel_vs_faiss_"+string(ci.Kind)] = fmt.Sprintf("%.3f", ratio)
@@ -123,7 +150,13 @@ func reportKernel(root string, figures map[string]string) error {
 	fmt.Println(" builds the cluster index when the set gets one; bardo warm s: a second MaxCos of the same Set; FAISS s:")
 	fmt.Println(" index.search, the index added to beforehand; numpy s: q @ x.T and argmax, 256 queries at a time;")
 	fmt.Println(" max |Δcos|: bardo's float64 cosine vs their float32 score; worse picks: queries where FAISS's pick")
-	fmt.Println(" has a larger float64 cosine than bardo's, which must be 0)")
+	fmt.Println(" has a larger float64 cosine than bardo's, which must be 0; ≥0.90 s: the threshold search dedup runs,")
+	fmt.Println(" BestAtLeast(0.90), a fresh Set's first; float32 s: MaxCos on the fastest float32 kernel when bardo's is")
+	fmt.Println(" an int8 one; not exact: answers differing from Cosine64 against every reference (MaxCos and BestAtLeast")
+	fmt.Println(" of every 64th query) or from the float32 kernel's (every query), which must be 0)")
+	if checked {
+		figures["answers_not_exact"] = strconv.Itoa(notExact)
+	}
 	if _, ok := figures["kernel_vs_faiss_random"]; ok {
 		figures["kernel_max_abs_diff"] = fmt.Sprintf("%.2e", maxDiff)
 	}

@@ -20,4 +20,12 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("%s is stale: run go generate ./similarity", path)
 		}
 	}
+	path := filepath.Join("..", "..", vnniFile)
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, generateVNNI()) {
+		t.Errorf("%s is stale: run go generate ./similarity", path)
+	}
 }

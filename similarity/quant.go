@@ -1,0 +1,450 @@
+package similarity
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync/atomic"
+)
+
+// This file holds the int8 prefilter of MaxCos and BestAtLeast (see the
+// package doc, "Int8 prefilter", for the bound and its proof).
+
+// A quantKernel computes int8 dot products of quantGroup queries at a
+// time over the first kn components: for i < quantGroup and j < n it sets
+//
+//	out[i*ldo+j] = Σ_{k<kn} q[i*dp+k] · codes[j*dp+k]
+//
+// with q signed and codes unsigned bytes (a reference's int8 code plus
+// 128), the form of VPDPBUSD. dp and kn are multiples of quantAlign,
+// 0 < kn ≤ dp. The sums are exact: |out[i*ldo+j]| < dp·127·255 < 2^31 for
+// dp ≤ maxQuantDims.
+type quantKernel struct {
+	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int)
+}
+
+// quantGroup is how many queries a quantKernel call scores.
+const quantGroup = 4
+
+// checkDots panics unless the slices of a dots call hold what the
+// contract reads and writes: the assembly kernel trusts its arguments.
+func checkDots(out, ldo, q, codes, n, dp, kn int) {
+	if n < 0 || dp <= 0 || dp%quantAlign != 0 || dp > maxQuantDims || ldo < n ||
+		kn <= 0 || kn > dp || kn%quantAlign != 0 ||
+		out < (quantGroup-1)*ldo+n || q < quantGroup*dp || codes < n*dp {
+		panic(fmt.Sprintf("similarity: int8 dots n=%d dp=%d kn=%d ldo=%d with out %d, q %d, codes %d", n, dp, kn, ldo, out, q, codes))
+	}
+}
+
+const (
+	// quantAlign is the multiple dims are padded to in the int8 form: one
+	// 512-bit register of bytes.
+	quantAlign = 64
+	// maxQuantDims is the most dims the int8 form takes: beyond it the
+	// sums could overflow int32 and the searches use the float32 kernel.
+	maxQuantDims = 1 << 16
+	// quantSlack covers the float64 rounding of the bound's terms: every
+	// term is at most 4 in magnitude and is summed over at most 2^16
+	// components, so its rounding error is below 2^-33.
+	quantSlack = 0x1p-30
+	// quantBlockBytes is the size of a block of codes a worker scores every
+	// query of its share against before moving on: it stays in L2.
+	quantBlockBytes = 256 << 10
+)
+
+// quantSet is a Set's int8 form: per reference its code (the unit vector
+// r̂ over its scale, rounded), the scale s = max|r̂ₖ|/127, E = ‖r̂ − s·code‖
+// and R = ‖s·code‖, all from the float32 unit vector the float32 kernels
+// score.
+type quantSet struct {
+	dp    int
+	codes []uint8 // n rows of dp: code+128, padding 128 (code 0)
+	scale []float64
+	errN  []float64
+	norm  []float64
+	// A threshold search first scores the first kp components (0: it
+	// does not) and bounds the rest by ‖û_T‖·‖r̂_T‖, tail = ‖r̂_T‖, T the
+	// components from kp on.
+	kp   int
+	tail []float64
+}
+
+// prefixFrom is the least threshold for which a search scores a prefix
+// first.
+const prefixFrom = 0.5
+
+// prefixLen returns how many components a threshold search's first pass
+// scores, for rows padded to dp: a quarter, in whole registers; 0 when
+// that would be all of them.
+func prefixLen(dp int) int {
+	kp := (dp/4 + quantAlign - 1) / quantAlign * quantAlign
+	if kp >= dp {
+		return 0
+	}
+	return kp
+}
+
+// quantizable reports whether the set's dims fit the int8 form.
+func (s *Set) quantizable() bool { return s.dims <= maxQuantDims }
+
+// quantized returns the set's int8 form, making it on first use.
+func (s *Set) quantized() *quantSet {
+	if q := s.quant.Load(); q != nil {
+		return q
+	}
+	s.quantMu.Lock()
+	defer s.quantMu.Unlock()
+	if q := s.quant.Load(); q != nil {
+		return q
+	}
+	d := s.dims
+	dp := (d + quantAlign - 1) / quantAlign * quantAlign
+	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: prefixLen(dp)}
+	if qs.kp > 0 {
+		qs.tail = make([]float64, s.n)
+	}
+	const chunk = 256
+	units := (s.n + chunk - 1) / chunk
+	parallel(workerCount(units, s.n*d), units, func(_, u int) {
+		row := make([]float32, d)
+		code := make([]int8, dp)
+		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
+			unitInto(row, s.Vector(j), s.sumSq[j])
+			qs.scale[j], qs.errN[j], qs.norm[j] = quantize(code, row)
+			if qs.kp > 0 && qs.kp < d {
+				qs.tail[j] = math.Sqrt(sumSq64(row[qs.kp:]))
+			}
+			dst := qs.codes[j*dp : (j+1)*dp]
+			for k, c := range code {
+				dst[k] = uint8(int(c) + 128)
+			}
+		}
+	})
+	s.quant.Store(qs)
+	return qs
+}
+
+// quantize writes the int8 code of the unit vector x into code (padded
+// with zeros to its length) and returns the scale s = max|xₖ|/127, the
+// error norm ‖x − s·code‖ and the norm ‖s·code‖, in float64. A zero x has
+// scale 0, code 0 and both norms 0.
+func quantize(code []int8, x []float32) (s, errN, norm float64) {
+	clear(code)
+	mx := 0.0
+	for _, v := range x {
+		mx = max(mx, math.Abs(float64(v)))
+	}
+	if mx == 0 {
+		return 0, 0, 0
+	}
+	s = mx / 127
+	// Any integer code keeps the bound: the norms below are those of the
+	// codes chosen. Rounding to nearest by 127/mx keeps them small.
+	inv := float32(127 / mx)
+	var e2a, e2b float64
+	var c2 int64
+	for k, v := range x {
+		y := v * inv
+		half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
+		c := min(127, max(-127, int32(y+half)))
+		code[k] = int8(c)
+		r := float64(v) - s*float64(c)
+		if k&1 == 0 {
+			e2a += r * r
+		} else {
+			e2b += r * r
+		}
+		c2 += int64(c * c)
+	}
+	e2 := e2a + e2b
+	return s, math.Sqrt(e2), s * math.Sqrt(float64(c2))
+}
+
+// dotsGeneric is the portable quantKernel.
+func dotsGeneric(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
+	checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
+	for i := range quantGroup {
+		qi := q[i*dp : i*dp+kn]
+		o := out[i*ldo : i*ldo+n]
+		for j := range o {
+			r := codes[j*dp : j*dp+kn]
+			r = r[:len(qi)]
+			var s0, s1, s2, s3 int32
+			for k := 0; k+4 <= len(qi); k += 4 {
+				s0 += int32(qi[k]) * int32(r[k])
+				s1 += int32(qi[k+1]) * int32(r[k+1])
+				s2 += int32(qi[k+2]) * int32(r[k+2])
+				s3 += int32(qi[k+3]) * int32(r[k+3])
+			}
+			o[j] = s0 + s1 + s2 + s3
+		}
+	}
+}
+
+// dotTail returns Σ q[k]·c[k], c unsigned codes: the components of a
+// dot past a prefix.
+func dotTail(q []int8, c []uint8) int32 {
+	c = c[:len(q)]
+	var s0, s1 int32
+	for k := 0; k+2 <= len(q); k += 2 {
+		s0 += int32(q[k]) * int32(c[k])
+		s1 += int32(q[k+1]) * int32(c[k+1])
+	}
+	return s0 + s1
+}
+
+// quantQuery is a live query in int8 form.
+type quantQuery struct {
+	code  []int8
+	scale float64 // s_u
+	errN  float64 // E_u
+	unitN float64 // ‖û‖, at most 1 + 2^-20
+	bias  int32   // 128·Σ code: what the unsigned codes add to a dot
+	tail  float64 // ‖û_T‖, with biasP = 128·Σ code over the prefix
+	biasP int32
+}
+
+// qcand is a reference whose upper bound hi may make it the answer.
+type qcand struct {
+	ref int
+	hi  float64
+}
+
+// qtracker collects the candidates of one query over the references one
+// worker scans: every reference whose upper bound reaches floor, which
+// rises with the best lower bound lo to lo − 2e.
+type qtracker struct {
+	lo    float64 // the largest lower bound seen
+	low   float64 // the floor's least value: thr − e, or −∞
+	floor float64
+	cands []qcand
+	limit int
+}
+
+// offer reports whether the floor rose.
+func (t *qtracker) offer(ref int, lo, hi, e2 float64) (rose bool) {
+	if lo > t.lo {
+		t.lo = lo
+		if f := max(t.low, lo-e2); f > t.floor {
+			t.floor, rose = f, true
+		}
+	}
+	if hi < t.floor {
+		return rose
+	}
+	t.cands = append(t.cands, qcand{ref, hi})
+	if len(t.cands) >= max(t.limit, 32) {
+		kept := t.cands[:0]
+		for _, c := range t.cands {
+			if c.hi >= t.floor {
+				kept = append(kept, c)
+			}
+		}
+		t.cands = kept
+		t.limit = 2 * len(kept)
+	}
+	return rose
+}
+
+// skipBelow returns the raw dot x (bias included) below which a pair's
+// upper bound s_u·s_r·(x − bias) + B cannot reach floor, given B ≤ bmax and
+// su·s_r ≤ ss for every reference of the block: then x − bias <
+// (floor − bmax)/ss, so s_u·s_r·(x − bias) < floor − bmax when x ≥ bias and
+// ≤ 0 < floor − bmax when x < bias. The quotient is shrunk by 2^-20 to
+// cover its rounding. With floor ≤ bmax nothing is skipped.
+func skipBelow(floor, bmax, ss float64, bias int32) int32 {
+	y := (floor - bmax) / ss
+	if !(y > 0) || ss == 0 {
+		return math.MinInt32
+	}
+	y *= 1 - 0x1p-20
+	if y >= 1<<30 {
+		return math.MaxInt32 // every pair (|x − bias| < 2^31 /2 cannot reach it)
+	}
+	// x − bias < y ⇔ x − bias ≤ ⌈y⌉ − 1 for integers.
+	return bias + int32(math.Ceil(y))
+}
+
+// quantStats counts, for tests and benchmarks, the pairs the last int8
+// search scored and the candidates it rescored with Cosine64.
+var quantStats struct{ scored, rescored atomic.Int64 }
+
+// bestQuantized is MaxCos (thr −∞) and BestAtLeast through the int8
+// prefilter: it fills matches[i] for the live queries, whose unit vectors
+// unit holds, dims apart.
+func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live []int, unit []float32, thr float64, matches []Match) {
+	qs := s.quantized()
+	d, dp := s.dims, qs.dp
+	e := margin(d) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	groups := (len(live) + quantGroup - 1) / quantGroup
+	qq := make([]quantQuery, len(live))
+	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
+	for li := range live {
+		u := unit[li*d : (li+1)*d]
+		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
+		sc, en, _ := quantize(c, u)
+		var bias int32
+		for _, x := range c {
+			bias += int32(x)
+		}
+		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
+		if qs.kp > 0 {
+			var bp int32
+			for _, x := range c[:qs.kp] {
+				bp += int32(x)
+			}
+			qq[li].biasP = 128 * bp
+			if qs.kp < d {
+				qq[li].tail = math.Sqrt(sumSq64(u[qs.kp:]))
+			}
+		}
+	}
+	// A search for cosines of at least prefixFrom scores a prefix first
+	// when the set has one: below it, too many references would pass.
+	kp := dp
+	if thr >= prefixFrom && qs.kp > 0 {
+		kp = qs.kp
+	}
+	low := math.Inf(-1)
+	if thr > low {
+		low = thr - e - quantSlack
+	}
+	e2 := 2*e + quantSlack
+
+	blockRefs := max(16, quantBlockBytes/dp)
+	blocks := (s.n + blockRefs - 1) / blockRefs
+	workers := workerCount(runtime.GOMAXPROCS(0), len(live)*s.n*d)
+	// Units are blocks × chunks of query groups; with few blocks, split
+	// the groups.
+	qChunks := 1
+	if blocks < 4*workers {
+		qChunks = min(groups, (4*workers+blocks-1)/blocks)
+	}
+	units := blocks * qChunks
+	workers = min(workers, units)
+	trk := make([][]qtracker, workers)
+	outs := make([][]int32, workers)
+	for w := range trk {
+		trk[w] = make([]qtracker, len(live))
+		for li := range trk[w] {
+			trk[w][li] = qtracker{lo: math.Inf(-1), low: low, floor: low}
+		}
+		outs[w] = make([]int32, quantGroup*blockRefs)
+	}
+	// Per block: the largest E and R of its references, for a bound on the
+	// bound that spares most pairs computing their own.
+	maxE := make([]float64, blocks)
+	maxR := make([]float64, blocks)
+	maxS := make([]float64, blocks)
+	maxT := make([]float64, blocks)
+	for b := range blocks {
+		for j := b * blockRefs; j < min(s.n, (b+1)*blockRefs); j++ {
+			maxE[b] = max(maxE[b], qs.errN[j])
+			maxR[b] = max(maxR[b], qs.norm[j])
+			maxS[b] = max(maxS[b], qs.scale[j])
+			if kp < dp {
+				maxT[b] = max(maxT[b], qs.tail[j])
+			}
+		}
+	}
+	parallel(workers, units, func(w, u int) {
+		b, c := u/qChunks, u%qChunks
+		lo, hi := b*blockRefs, min(s.n, (b+1)*blockRefs)
+		n := hi - lo
+		block := qs.codes[lo*dp : hi*dp]
+		scale, errN, norm := qs.scale[lo:hi], qs.errN[lo:hi], qs.norm[lo:hi]
+		ga, gz := c*groups/qChunks, (c+1)*groups/qChunks
+		for gi := ga; gi < gz; gi++ {
+			k.quant.dots(outs[w], blockRefs, codes[gi*quantGroup*dp:(gi+1)*quantGroup*dp], block, n, dp, kp)
+			for r := range min(quantGroup, len(live)-gi*quantGroup) {
+				li := gi*quantGroup + r
+				q, t := &qq[li], &trk[w][li]
+				out := outs[w][r*blockRefs : r*blockRefs+n]
+				bmax := q.errN*maxR[b] + q.unitN*maxE[b] + quantSlack
+				if kp < dp {
+					// The prefix P's dots: û·r̂ ≤ û_P·r̂_P + ‖û_T‖·‖r̂_T‖ and
+					// |û_P·r̂_P − A_P| ≤ B (the bound over P is at most B's),
+					// so A_P + B + ‖û_T‖·‖r̂_T‖ is an upper bound too.
+					tb := q.tail * maxT[b]
+					cut := skipBelow(t.floor, bmax+tb, q.scale*maxS[b], q.biasP)
+					for j, x := range out {
+						if x < cut {
+							continue
+						}
+						if q.scale*scale[j]*float64(x-q.biasP)+bmax+q.tail*qs.tail[lo+j] < t.floor {
+							continue
+						}
+						x += dotTail(q.code[kp:dp], block[j*dp+kp:(j+1)*dp])
+						a := q.scale * scale[j] * float64(x-q.bias)
+						if a+bmax < t.floor {
+							continue
+						}
+						bd := q.errN*norm[j] + q.unitN*errN[j] + quantSlack
+						if t.offer(lo+j, a-bd, a+bd, e2) {
+							cut = skipBelow(t.floor, bmax+tb, q.scale*maxS[b], q.biasP)
+						}
+					}
+					continue
+				}
+				cut := skipBelow(t.floor, bmax, q.scale*maxS[b], q.bias)
+				for j, x := range out {
+					if x < cut {
+						continue // below the floor, by the block's largest scale and bound
+					}
+					a := q.scale * scale[j] * float64(x-q.bias)
+					if a+bmax < t.floor {
+						continue // its upper bound cannot reach the floor, nor its lower bound the best
+					}
+					bd := q.errN*norm[j] + q.unitN*errN[j] + quantSlack
+					if t.offer(lo+j, a-bd, a+bd, e2) {
+						cut = skipBelow(t.floor, bmax, q.scale*maxS[b], q.bias)
+					}
+				}
+			}
+		}
+		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
+	})
+
+	// Merge the workers' candidates and rescore them with Cosine64, best
+	// upper bound first, until no upper bound can reach the best cosine.
+	var cands []qcand
+	for li, i := range live {
+		best := math.Inf(-1)
+		for w := range trk {
+			best = max(best, trk[w][li].lo)
+		}
+		floor := max(low, best-e2)
+		cands = cands[:0]
+		for w := range trk {
+			for _, cd := range trk[w][li].cands {
+				if cd.hi >= floor {
+					cands = append(cands, cd)
+				}
+			}
+		}
+		slices.SortFunc(cands, func(a, b qcand) int {
+			if c := cmp.Compare(b.hi, a.hi); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ref, b.ref)
+		})
+		mt := &matches[i]
+		rescored := 0
+		for _, cd := range cands {
+			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
+				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
+			}
+			rescored++
+			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+			if cos < thr {
+				continue
+			}
+			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
+				*mt = Match{Index: cd.ref, Cos: cos}
+			}
+		}
+		quantStats.rescored.Add(int64(rescored))
+	}
+}
