@@ -18,6 +18,11 @@ type Autopsy struct {
 	Removed   []Toxic       `json:"removed"`
 	Changed   []ToxicChange `json:"changed"`
 	Reordered bool          `json:"reordered"`
+	// Expected is true when B descends from A and the autopsy's changes
+	// are B's own life's (its fields, toxic entries no longer named, which
+	// arrived as entries); a toxic entry added or changed is unexpected.
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 func (a *Autopsy) empty() bool {

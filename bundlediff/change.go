@@ -18,6 +18,10 @@ type Change struct {
 	B      any      `json:"b"`
 	Delta  *float64 `json:"delta,omitempty"`
 	Cosine *float64 `json:"cosine,omitempty"`
+	// Expected is true when B descends from A and Rule, one of the Rule…
+	// constants, explains the change.
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 // String formats the change for a person: "confidence 0.300 → 0.255

@@ -76,7 +76,10 @@ type Result struct {
 	A Side `json:"a"`
 	B Side `json:"b"`
 	// Identical is true when the two bundles have the same digest.
-	Identical   bool       `json:"identical"`
+	Identical bool `json:"identical"`
+	// Descends is true when B descends from A (Descends): then the changes
+	// inheritance explains are marked expected.
+	Descends    bool       `json:"descends"`
 	Header      []Change   `json:"header"`
 	Entries     Entries    `json:"entries"`
 	Playbook    Playbook   `json:"playbook"`
@@ -116,6 +119,7 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 		return nil, &SideError{Side: "b", Err: err}
 	}
 	r.Identical = r.A.Digest == r.B.Digest
+	r.Descends = !r.Identical && Descends(r.A.Digest, &b.Header)
 	r.Header = diffHeader(&a.Header, &b.Header)
 	if kind == bundle.KindSnapshot {
 		if err := diffSnapshots(r, a, b, opts.Match == MatchContent); err != nil {
@@ -142,6 +146,9 @@ func Diff(a, b *bundle.Bundle, opts Options) (*Result, error) {
 	}
 	if r.LeftOut, err = diffLeftOut(a.Body.LeftOut, b.Body.LeftOut); err != nil {
 		return nil, err
+	}
+	if r.Descends {
+		explain(r, a, b)
 	}
 	return r, nil
 }

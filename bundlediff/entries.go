@@ -31,12 +31,18 @@ type Entry struct {
 	Confidence   float64 `json:"confidence"`
 	QualityScore float64 `json:"quality_score"`
 	Content      string  `json:"content"`
+	Expected     bool    `json:"expected"`
+	Rule         string  `json:"rule,omitempty"`
 }
 
 // EntryChange is an entry of both bundles, under one id, that differs.
 type EntryChange struct {
 	ID      string   `json:"id"`
 	Changes []Change `json:"changes"`
+	// Expected is true when every change is expected; Rule is then the
+	// rule that names the entry's kind of change.
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 // Remint is an entry of A that B holds under another id: the pair's cosine
@@ -49,6 +55,8 @@ type Remint struct {
 	Space   string   `json:"space"`
 	Cosine  float64  `json:"cosine"`
 	Changes []Change `json:"changes"`
+	// Expected is always false: inheritance keeps ids.
+	Expected bool `json:"expected"`
 }
 
 func summary(e *bundle.Entry) Entry {

@@ -21,6 +21,10 @@ type Reflection struct {
 	Changed   []ItemChange `json:"changed"`
 	Reordered []string     `json:"reordered"`
 	Changes   []Change     `json:"changes"` // the reflection's presence
+	// Expected is true when B descends from A: B's reflection is its own,
+	// written anew from its store (Rule RuleRewritten).
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 func (r *Reflection) empty() bool {

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,10 +15,17 @@ import (
 )
 
 type diffOptions struct {
-	A, B  string // A and B; one of them may be "-", stdin
-	Match string // --match: bundlediff.MatchID or MatchContent
-	Stat  bool   // --stat
+	A, B     string   // A and B; one of them may be "-", stdin
+	Match    string   // --match: bundlediff.MatchID or MatchContent
+	Stat     bool     // --stat
+	All      bool     // --all
+	Sections []string // --section
+	Fields   []string // --field
 }
+
+// diffSections are the names --section takes, in the order they print.
+var diffSections = []string{"header", "autopsy", "reflection", "playbook", "causal_graph", "entries", "left_out",
+	"insights", "snapshot", "successor_notes", "metrics", "episodes"}
 
 func newDiffCmd(g *globals, runF func(diffOptions) error) *cobra.Command {
 	var o diffOptions
@@ -73,6 +82,11 @@ so.
 			if o.Match != bundlediff.MatchID && o.Match != bundlediff.MatchContent {
 				return usagef(c.CommandPath(), "--match %q is neither %q nor %q", o.Match, bundlediff.MatchID, bundlediff.MatchContent)
 			}
+			for _, name := range o.Sections {
+				if !slices.Contains(diffSections, name) {
+					return usagef(c.CommandPath(), "--section %q is none of %s", name, strings.Join(diffSections, ", "))
+				}
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -81,16 +95,20 @@ so.
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Match, "match", bundlediff.MatchID, "match entries by `id|content`: by id only, or also by embedding cosine ≥ 0.95")
-	f.BoolVar(&o.Stat, "stat", false, "print only how many things changed in each section")
+	f.BoolVar(&o.Stat, "stat", false, "print only how many changes each section and field has, expected and unexpected apart")
+	f.BoolVar(&o.All, "all", false, "list every change, the expected ones too")
+	f.StringArrayVar(&o.Sections, "section", nil, "show only section `name` (repeatable): "+strings.Join(diffSections[:7], ", "))
+	f.StringArrayVar(&o.Fields, "field", nil, "show only the changes of field `name` (repeatable), such as confidence")
 	return cmd
 }
 
 // diffStat is the --json --stat document of diff, bardo.diff/v1.
 type diffStat struct {
-	A         bundlediff.Side   `json:"a"`
-	B         bundlediff.Side   `json:"b"`
-	Identical bool              `json:"identical"`
-	Stat      []bundlediff.Stat `json:"stat"`
+	A         bundlediff.Side        `json:"a"`
+	B         bundlediff.Side        `json:"b"`
+	Identical bool                   `json:"identical"`
+	Descends  bool                   `json:"descends"`
+	Stat      []bundlediff.FieldStat `json:"stat"`
 }
 
 // differentError is diff's result when the bundles differ: the run went
@@ -125,15 +143,15 @@ func runDiff(g *globals, o diffOptions) error {
 
 	switch {
 	case g.json && o.Stat:
-		err = writeJSON(g.stdout, "bardo.diff/v1", diffStat{A: r.A, B: r.B, Identical: r.Identical, Stat: r.Stats()})
+		err = writeJSON(g.stdout, "bardo.diff/v1", diffStat{A: r.A, B: r.B, Identical: r.Identical, Descends: r.Descends, Stat: r.FieldStats()})
 	case g.json:
 		err = writeJSON(g.stdout, "bardo.diff/v1", r)
 	case r.Identical:
 		_, err = fmt.Fprintln(g.stdout, "no difference")
 	case o.Stat:
-		err = writeTable(g.stdout, g.stdoutTerminal, []string{"section", "added", "removed", "changed"}, diffStatRows(r.Stats()))
+		err = writeTable(g.stdout, g.stdoutTerminal, []string{"section", "field", "kind", "expected", "unexpected"}, diffStatRows(r.FieldStats(), o))
 	default:
-		err = writeDiff(g.stdout, r)
+		err = writeDiff(g.stdout, r, diffView{all: o.All, sections: o.Sections, fields: o.Fields})
 	}
 	if err != nil {
 		return err
@@ -158,10 +176,20 @@ func readDiffInput(g *globals, path string) (*bundle.Bundle, error) {
 	return b, nil
 }
 
-func diffStatRows(stats []bundlediff.Stat) [][]string {
-	rows := make([][]string, len(stats))
-	for i, s := range stats {
-		rows[i] = []string{s.Section, strconv.Itoa(s.Added), strconv.Itoa(s.Removed), strconv.Itoa(s.Changed)}
+// diffStatRows are the rows of --stat, narrowed by --section and --field.
+func diffStatRows(stats []bundlediff.FieldStat, o diffOptions) [][]string {
+	v := diffView{sections: o.Sections, fields: o.Fields}
+	var rows [][]string
+	for _, s := range stats {
+		section, _, _ := strings.Cut(s.Section, ".")
+		if !v.section(section) || !v.field(s.Field) {
+			continue
+		}
+		field := s.Field
+		if field == "" {
+			field = "-"
+		}
+		rows = append(rows, []string{s.Section, field, s.Kind, strconv.Itoa(s.Expected), strconv.Itoa(s.Unexpected)})
 	}
 	return rows
 }

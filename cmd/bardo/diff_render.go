@@ -4,22 +4,59 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bardo-golem/bardo/bundlediff"
 )
 
-// writeDiff prints a Result for a person: the two bundles, then each
-// section that changed, under a heading with its counts. A line starts
-// with "+" (in B only), "-" (in A only), "~" (changed, its changes
-// indented below) or "=" (re-minted: an entry of A under B's id). Lines
-// are sorted by id, bytewise; the playbook prints as a unified diff.
-func writeDiff(w io.Writer, r *bundlediff.Result) error {
+// diffView is what a person asked to see of a diff: every change (all),
+// or the expected ones summed up; some sections and fields only.
+type diffView struct {
+	all      bool
+	sections []string // empty: every section
+	fields   []string // empty: every field
+}
+
+func (v *diffView) section(name string) bool {
+	return len(v.sections) == 0 || slices.Contains(v.sections, name)
+}
+
+func (v *diffView) field(name string) bool {
+	return len(v.fields) == 0 || slices.Contains(v.fields, name)
+}
+
+// changes keeps the changes of the fields asked for, and, unless all,
+// drops the expected ones.
+func (v *diffView) changes(cs []bundlediff.Change) []bundlediff.Change {
+	var out []bundlediff.Change
+	for _, c := range cs {
+		if v.field(c.Field) && (v.all || !c.Expected) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// diffWidth is the width every line of a diff fits in, but the
+// playbook's own lines.
+const diffWidth = 100
+
+// writeDiff prints a Result for a person: a table of the two bundles,
+// then each section that changed, in the order autopsy, reflection,
+// PLAYBOOK.md, causal graph, entries, left-out references, under a
+// heading with its counts. When B descends from A, the changes that
+// inheritance explains are summed up in one line per rule, unless
+// v.all. A line starts with "+" (in B only), "-" (in A only), "~"
+// (changed, its changes indented below) or "=" (re-minted: an entry of A
+// under B's id). Lines are sorted by id, bytewise, and cut to 100
+// columns; the playbook prints as a unified diff.
+func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "a: %s, generation %d, %s\n", r.A.GolemID, r.A.Generation, r.A.Digest)
-	fmt.Fprintf(&sb, "b: %s, generation %d, %s\n", r.B.GolemID, r.B.Generation, r.B.Digest)
+	writeDiffSides(&sb, r)
 	if r.Empty() {
 		// Only a bundle out of FORMAT.md's order can get here: every field
 		// inside the digest is compared.
@@ -36,24 +73,139 @@ func writeDiff(w io.Writer, r *bundlediff.Result) error {
 		return stats[i]
 	}
 
-	var s diffSection
+	s := diffSection{view: &v}
+	var headerExpected int
 	for _, c := range r.Header {
+		if c.Expected {
+			headerExpected++
+		}
+	}
+	for _, c := range v.changes(r.Header) {
 		s.add("", 0, "~ "+c.String())
+	}
+	if headerExpected > 0 && !v.all {
+		s.summary(fmt.Sprintf("%d fields that always change, as expected (generation, golem_id, parents, counts, …)", headerExpected))
 	}
 	s.write(&sb, "header", count("header"))
 
+	a := &r.Autopsy
+	if v.all || !a.Expected {
+		for _, c := range v.changes(a.Changes) {
+			s.add("", 0, "~ "+c.String())
+		}
+		if v.field("") {
+			for _, x := range a.Removed {
+				s.add(x.ID, 0, "- "+diffToxicLine(x))
+			}
+			for _, x := range a.Added {
+				s.add(x.ID, 1, "+ "+diffToxicLine(x))
+			}
+		}
+		for _, x := range a.Changed {
+			if cs := v.changes(x.Changes); len(cs) > 0 {
+				s.add(x.ID, 2, "~ toxic "+x.ID, cs...)
+			}
+		}
+		if a.Reordered && v.field("") {
+			s.add("\xff", 3, "~ toxic entries in another order")
+		}
+	} else {
+		s.summary(fmt.Sprintf("B's own autopsy, as expected: %d fields, %d toxic entries now arrived as entries", len(a.Changes), len(a.Removed)))
+	}
+	autopsy, toxic := count("autopsy"), count("autopsy.toxic_entries")
+	s.write(&sb, "autopsy", bundlediff.Stat{Added: toxic.Added, Removed: toxic.Removed, Changed: autopsy.Changed + toxic.Changed})
+
+	f := &r.Reflection
+	if v.all || !f.Expected {
+		for _, c := range v.changes(f.Changes) {
+			s.add("", 0, "~ "+c.String())
+		}
+		if v.field("") {
+			for _, x := range f.Removed {
+				s.add(diffItemKey(x.Index, x.Refs, x.Text), 0, "- "+diffItemLine(x.Category, x.Text, x.Refs))
+			}
+			for _, x := range f.Added {
+				s.add(diffItemKey(x.Index, x.Refs, x.Text), 1, "+ "+diffItemLine(x.Category, x.Text, x.Refs))
+			}
+		}
+		for _, x := range f.Changed {
+			if cs := v.changes(x.Changes); len(cs) > 0 {
+				s.add(diffItemKey(x.Index, x.Refs, x.Text), 2, "~ "+diffItemLine(x.Category, x.Text, x.Refs), cs...)
+			}
+		}
+		if v.field("") {
+			for _, name := range f.Reordered {
+				s.add("\xff", 3, "~ "+name+": items in another order")
+			}
+		}
+	} else {
+		s.summary(fmt.Sprintf("B's own reflection, as expected: %d added, %d removed, %d changed (--all lists them)",
+			len(f.Added), len(f.Removed), len(f.Changed)))
+	}
+	s.write(&sb, "reflection", count("reflection"))
+
+	if p := &r.Playbook; v.section("playbook") && (len(p.Changes) > 0 || p.Unified != "") {
+		fmt.Fprintf(&sb, "\nplaybook: %s added, %s removed\n", diffLineCount(p.LinesAdded), diffLineCount(p.LinesRemoved))
+		for _, c := range v.changes(p.Changes) {
+			fmt.Fprintf(&sb, "  ~ %s\n", fitDiff(c.String(), diffWidth-4))
+		}
+		if v.field("") || v.field("lines") {
+			sb.WriteString(p.Unified)
+		}
+	}
+
+	if v.field("") {
+		for _, x := range r.CausalGraph.Removed {
+			s.add(x.SourceID+"\x00"+x.TargetID, 0, "- "+diffEdgeLine(x))
+		}
+		for _, x := range r.CausalGraph.Added {
+			s.add(x.SourceID+"\x00"+x.TargetID, 1, "+ "+diffEdgeLine(x))
+		}
+	}
+	for _, x := range r.CausalGraph.Changed {
+		if cs := v.changes(x.Changes); len(cs) > 0 {
+			s.add(x.SourceID+"\x00"+x.TargetID, 2, fmt.Sprintf("~ %s → %s", x.SourceID, x.TargetID), cs...)
+		}
+	}
+	s.write(&sb, "causal_graph", count("causal_graph"))
+
 	e := &r.Entries
+	summed := map[string]int{}
 	for _, x := range e.Removed {
-		s.add(x.ID, 0, "- "+diffEntryLine(x))
+		if v.field("") {
+			s.add(x.ID, 0, "- "+diffEntryLine(x))
+		}
 	}
 	for _, x := range e.Added {
-		s.add(x.ID, 1, "+ "+diffEntryLine(x))
+		if x.Expected && !v.all {
+			summed[x.Rule]++
+		} else if v.field("") {
+			s.add(x.ID, 1, "+ "+diffEntryLine(x))
+		}
 	}
 	for _, x := range e.Changed {
-		s.add(x.ID, 2, "~ "+x.ID, x.Changes...)
+		if x.Expected && !v.all {
+			summed[x.Rule]++
+			continue
+		}
+		if cs := v.changes(x.Changes); len(cs) > 0 {
+			s.add(x.ID, 2, "~ "+x.ID, cs...)
+		}
 	}
 	for _, x := range e.Reminted {
-		s.add(x.A, 3, fmt.Sprintf("= %s → %s  cosine %s in %s", x.A, x.B, strconv.FormatFloat(x.Cosine, 'f', 6, 64), x.Space), x.Changes...)
+		if cs := v.changes(x.Changes); v.field("") || len(cs) > 0 {
+			s.add(x.A, 3, fmt.Sprintf("= %s → %s  cosine %s in %s", x.A, x.B, strconv.FormatFloat(x.Cosine, 'f', 4, 64), x.Space), cs...)
+		}
+	}
+	for _, rule := range []struct{ name, text string }{
+		{bundlediff.RuleDiscount, "entries discounted by inheritance, as expected (min(source, 0.3)·0.85^(h−1))"},
+		{bundlediff.RuleBookkeeping, "entries with provenance and source bookkeeping only, as expected"},
+		{bundlediff.RuleArchive, "entries archived below the retrieval floor 0.05, as expected"},
+		{bundlediff.RuleArrival, "reflection items and autopsy markers of A arrived as entries, as expected"},
+	} {
+		if n := summed[rule.name]; n > 0 {
+			s.summary(fmt.Sprintf("%s %s", humanCount(n), rule.text))
+		}
 	}
 	entries := "entries"
 	if r.Snapshot != nil {
@@ -61,80 +213,77 @@ func writeDiff(w io.Writer, r *bundlediff.Result) error {
 	}
 	s.write(&sb, entries, count("entries"), fmt.Sprintf("%d re-minted", len(e.Reminted)))
 
-	if p := &r.Playbook; len(p.Changes) > 0 || p.Unified != "" {
-		fmt.Fprintf(&sb, "\nplaybook: %s added, %s removed\n", diffLineCount(p.LinesAdded), diffLineCount(p.LinesRemoved))
-		for _, c := range p.Changes {
-			fmt.Fprintf(&sb, "  ~ %s\n", c)
+	if v.field("") {
+		for _, x := range r.LeftOut.Removed {
+			s.add(x, 0, "- "+x)
 		}
-		sb.WriteString(p.Unified)
-	}
-
-	for _, x := range r.CausalGraph.Removed {
-		s.add(x.SourceID+"\x00"+x.TargetID, 0, "- "+diffEdgeLine(x))
-	}
-	for _, x := range r.CausalGraph.Added {
-		s.add(x.SourceID+"\x00"+x.TargetID, 1, "+ "+diffEdgeLine(x))
-	}
-	for _, x := range r.CausalGraph.Changed {
-		s.add(x.SourceID+"\x00"+x.TargetID, 2, fmt.Sprintf("~ %s → %s", x.SourceID, x.TargetID), x.Changes...)
-	}
-	s.write(&sb, "causal_graph", count("causal_graph"))
-
-	f := &r.Reflection
-	for _, c := range f.Changes {
-		s.add("", 0, "~ "+c.String())
-	}
-	for _, x := range f.Removed {
-		s.add(diffItemKey(x.Index, x.Refs, x.Text), 0, "- "+diffItemLine(x.Category, x.Text, x.Refs))
-	}
-	for _, x := range f.Added {
-		s.add(diffItemKey(x.Index, x.Refs, x.Text), 1, "+ "+diffItemLine(x.Category, x.Text, x.Refs))
-	}
-	for _, x := range f.Changed {
-		s.add(diffItemKey(x.Index, x.Refs, x.Text), 2, "~ "+diffItemLine(x.Category, x.Text, x.Refs), x.Changes...)
-	}
-	for _, name := range f.Reordered {
-		s.add("\xff", 3, "~ "+name+": items in another order")
-	}
-	s.write(&sb, "reflection", count("reflection"))
-
-	a := &r.Autopsy
-	for _, c := range a.Changes {
-		s.add("", 0, "~ "+c.String())
-	}
-	for _, x := range a.Removed {
-		s.add(x.ID, 0, "- "+diffToxicLine(x))
-	}
-	for _, x := range a.Added {
-		s.add(x.ID, 1, "+ "+diffToxicLine(x))
-	}
-	for _, x := range a.Changed {
-		s.add(x.ID, 2, "~ toxic "+x.ID, x.Changes...)
-	}
-	if a.Reordered {
-		s.add("\xff", 3, "~ toxic entries in another order")
-	}
-	autopsy, toxic := count("autopsy"), count("autopsy.toxic_entries")
-	s.write(&sb, "autopsy", bundlediff.Stat{Added: toxic.Added, Removed: toxic.Removed, Changed: autopsy.Changed + toxic.Changed})
-
-	for _, x := range r.LeftOut.Removed {
-		s.add(x, 0, "- "+x)
-	}
-	for _, x := range r.LeftOut.Added {
-		s.add(x, 1, "+ "+x)
+		for _, x := range r.LeftOut.Added {
+			s.add(x, 1, "+ "+x)
+		}
 	}
 	s.write(&sb, "left_out", count("left_out"))
 	writeSnapshotDiff(&sb, &s, r.Snapshot, count)
 
-	_, err := io.WriteString(w, sb.String())
+	_, err := io.WriteString(w, shortDigests(sb.String()))
 	return err
+}
+
+// writeDiffSides prints the table of the two bundles: golem, generation,
+// digest and parents, short, and whether B descends from A.
+func writeDiffSides(sb *strings.Builder, r *bundlediff.Result) {
+	rows := [][3]string{
+		{"", "a", "b"},
+		{"golem", r.A.GolemID, r.B.GolemID},
+		{"generation", strconv.Itoa(r.A.Generation), strconv.Itoa(r.B.Generation)},
+		{"digest", r.A.Digest, r.B.Digest},
+	}
+	wa := 0
+	for _, row := range rows {
+		wa = max(wa, utf8.RuneCountInString(shortDigests(row[1])))
+	}
+	for _, row := range rows {
+		a := shortDigests(row[1])
+		line := fmt.Sprintf("%-10s  %s%s  %s", row[0], a, strings.Repeat(" ", wa-utf8.RuneCountInString(a)), shortDigests(row[2]))
+		sb.WriteString(fitDiff(strings.TrimRight(line, " "), diffWidth) + "\n")
+	}
+	if r.Descends {
+		sb.WriteString("b descends from a: changes inheritance explains are summed up (--all lists them)\n")
+	}
+}
+
+var digestRE = regexp.MustCompile(`sha256:([0-9a-f]{8})[0-9a-f]{56}`)
+
+// shortDigests writes every digest as its first 8 hex digits and "…".
+func shortDigests(s string) string { return digestRE.ReplaceAllString(s, "sha256:$1…") }
+
+// fitDiff cuts s to width columns, ending it with "…" when cut.
+func fitDiff(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width-1]) + "…"
+}
+
+// humanCount writes n with thousands separated: 1,977.
+func humanCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // diffSection collects the lines of one section, to sort them before they
 // are written.
 type diffSection struct {
-	lines []diffSectionLine
+	view   *diffView
+	lines  []diffSectionLine
+	summed []string // the summary lines of expected change
 }
+
+// summary adds a line that sums up expected change.
+func (s *diffSection) summary(text string) { s.summed = append(s.summed, text) }
 
 type diffSectionLine struct {
 	key     string // the id the line is sorted by; "" keeps the lines first, in the order added
@@ -151,8 +300,8 @@ func (s *diffSection) add(key string, kind int, text string, changes ...bundledi
 // heading counts what changed: "entries: 2 added, 1 removed", and more
 // counts in extra when they are not zero.
 func (s *diffSection) write(sb *strings.Builder, name string, st bundlediff.Stat, extra ...string) {
-	defer func() { s.lines = s.lines[:0] }()
-	if len(s.lines) == 0 {
+	defer func() { s.lines, s.summed = s.lines[:0], s.summed[:0] }()
+	if len(s.lines)+len(s.summed) == 0 || (s.view != nil && !s.view.section(name)) {
 		return
 	}
 	var counts []string
@@ -176,10 +325,13 @@ func (s *diffSection) write(sb *strings.Builder, name string, st bundlediff.Stat
 		return cmp.Compare(x.kind, y.kind)
 	})
 	fmt.Fprintf(sb, "\n%s: %s\n", name, strings.Join(counts, ", "))
+	for _, l := range s.summed {
+		fmt.Fprintf(sb, "  %s\n", fitDiff(l, diffWidth-2))
+	}
 	for _, l := range s.lines {
-		fmt.Fprintf(sb, "  %s\n", l.text)
+		fmt.Fprintf(sb, "  %s\n", fitDiff(shortDigests(l.text), diffWidth-2))
 		for _, c := range l.changes {
-			fmt.Fprintf(sb, "      %s\n", c)
+			fmt.Fprintf(sb, "      %s\n", fitDiff(shortDigests(c.String()), diffWidth-6))
 		}
 	}
 }
@@ -193,7 +345,7 @@ func diffLineCount(n int) string {
 }
 
 func diffEntryLine(e bundlediff.Entry) string {
-	return fmt.Sprintf("%s  %s  confidence %.3f  %s", e.ID, e.Category, e.Confidence, strconv.Quote(e.Content))
+	return fmt.Sprintf("%s  %s  confidence %.4g  %s", e.ID, e.Category, e.Confidence, strconv.Quote(e.Content))
 }
 
 func diffEdgeLine(e bundlediff.Edge) string {
