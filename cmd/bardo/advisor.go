@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	deathreflect "github.com/bardo-golem/bardo/reflect"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
@@ -127,7 +129,11 @@ func (g *globals) advisor(command string, timeout time.Duration) *thanatopsis.Ad
 			if err != nil {
 				return nil, err
 			}
-			return parseAdvice(out)
+			items, err := parseAdvice(out)
+			if err != nil {
+				return nil, err
+			}
+			return items, checkAdvice(items)
 		},
 	}
 }
@@ -149,6 +155,9 @@ func runAdvisor(command string, timeout time.Duration, input []byte, stderr io.W
 	cmd.WaitDelay = time.Second
 
 	err := cmd.Run()
+	// The advisor's answer is in: whatever it left running in the
+	// background (its process group) goes now, not at some later time.
+	killGroup(cmd)
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
@@ -194,6 +203,46 @@ func parseAdvice(out []byte) ([]deathreflect.Item, error) {
 		items = append(items, deathreflect.Item{Text: para})
 	}
 	return items, nil
+}
+
+// maxAdviceItems and maxAdviceText bound what an advisor may put into
+// tell_successor: items, and bytes of one item's text.
+const (
+	maxAdviceItems = 64
+	maxAdviceText  = 4096
+)
+
+// checkAdvice holds an advisor's items to the bundle's text rules, so that
+// an advisor can never make a bundle that verify refuses or a successor
+// cannot inherit: valid UTF-8 (the CBOR decoder refuses anything else),
+// no control character but tab and newline (a NUL would cut a C reader's
+// string, an escape would drive a terminal), no empty item, and the
+// bounds above. Any break is a reason the advisor was not used.
+func checkAdvice(items []deathreflect.Item) error {
+	if len(items) > maxAdviceItems {
+		return fmt.Errorf("wrote %d items, more than %d", len(items), maxAdviceItems)
+	}
+	for i, it := range items {
+		switch {
+		case it.Text == "":
+			return fmt.Errorf("item %d has no text", i+1)
+		case len(it.Text) > maxAdviceText:
+			return fmt.Errorf("item %d has %d bytes of text, more than %d", i+1, len(it.Text), maxAdviceText)
+		case !utf8.ValidString(it.Text):
+			return fmt.Errorf("item %d is not valid UTF-8", i+1)
+		}
+		for j, r := range it.Text {
+			if (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r < 0xa0) {
+				return fmt.Errorf("item %d holds control character U+%04X at byte %d", i+1, r, j)
+			}
+		}
+		for _, ref := range it.Refs {
+			if err := grimoire.CheckID(ref.ID); err != nil {
+				return fmt.Errorf("item %d refers to a bad id: %v", i+1, err)
+			}
+		}
+	}
+	return nil
 }
 
 // paragraphs splits text at blank lines (lines of white space only) and

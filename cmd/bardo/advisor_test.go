@@ -182,3 +182,38 @@ func FuzzParseAdvice(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckAdvice: an advisor's text is held to the bundle's text rules
+// (issue 12, item 7): what it cannot carry is a reason not to use it.
+func TestCheckAdvice(t *testing.T) {
+	item := func(text string) []deathreflect.Item { return []deathreflect.Item{{Text: text}} }
+	many := make([]deathreflect.Item, maxAdviceItems+1)
+	for i := range many {
+		many[i].Text = "x"
+	}
+	for _, tc := range []struct {
+		name  string
+		items []deathreflect.Item
+		want  string // "" when accepted
+	}{
+		{"plain advice", item("Watch the oracle.\nThen act."), ""},
+		{"a tab is text", item("a\tb"), ""},
+		{"invalid UTF-8", item("bad \xff text"), "item 1 is not valid UTF-8"},
+		{"a NUL", item("nul \x00 text"), "item 1 holds control character U+0000 at byte 4"},
+		{"an escape", item("\x1b[2Jcleared"), "holds control character U+001B"},
+		{"a C1 control", item("a\u0085b"), "holds control character U+0085"},
+		{"too long", item(strings.Repeat("x", maxAdviceText+1)), "more than 4096"},
+		{"too many", many, "more than 64"},
+		{"a bad ref", []deathreflect.Item{{Text: "x", Refs: []deathreflect.Ref{{Kind: "entry", ID: "e\u202e1"}}}}, "refers to a bad id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkAdvice(tc.items)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
