@@ -45,7 +45,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		}
 		return src, kind, nil
 	}
-	digest, err := exportDigest(f)
+	digest, err := exportDigest(f, f.Name())
 	if err != nil {
 		return nil, "", asInputError(f.Name(), err)
 	}
