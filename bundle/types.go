@@ -44,9 +44,9 @@ type Header struct {
 	GolemID    string     `cbor:"golem_id"`
 	Generation int        `cbor:"generation"`
 	LineageID  string     `cbor:"lineage_id,omitempty"`
-	Parents    []string   `cbor:"parents,omitempty"` // digests, "sha256:<hex>"
+	Parents    []string   `cbor:"parents,omitempty"`  // digests, "sha256:<hex>"
 	Ancestry   []Ancestor `cbor:"ancestry,omitempty"` // the line back to generation 0, parent first (ancestry.go)
-	ExportedAt string     `cbor:"exported_at"`       // RFC 3339, UTC, from the export header
+	ExportedAt string     `cbor:"exported_at"`        // RFC 3339, UTC, from the export header
 	Tick       *int64     `cbor:"tick,omitempty"`
 	Phase      string     `cbor:"phase,omitempty"`
 	Death      *Death     `cbor:"death,omitempty"`

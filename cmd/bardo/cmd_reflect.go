@@ -99,13 +99,13 @@ func newCategories[T any](lists [9][]T) categories[T] {
 }
 
 type reflectItemView struct {
-	Index   int           `json:"index"`
-	Name    string        `json:"name"`
-	Text    string        `json:"text"`
-	Frame   *frameView    `json:"frame,omitempty"`
-	Refs    []refView     `json:"refs"`
-	Vector  vectorView    `json:"vector"`
-	Novelty float64       `json:"novelty"`
+	Index   int        `json:"index"`
+	Name    string     `json:"name"`
+	Text    string     `json:"text"`
+	Frame   *frameView `json:"frame,omitempty"`
+	Refs    []refView  `json:"refs"`
+	Vector  vectorView `json:"vector"`
+	Novelty float64    `json:"novelty"`
 }
 
 // frameView is an item's framing (bundle.Frame, FORMAT.md "Reflection
