@@ -34,6 +34,8 @@ var cddlRules = map[reflect.Type]string{
 	reflect.TypeFor[bundle.Vector]():     "vector",
 	reflect.TypeFor[bundle.Reflection](): "reflection",
 	reflect.TypeFor[bundle.Item]():       "item<index, name>",
+	reflect.TypeFor[bundle.Frame]():      "frame",
+	reflect.TypeFor[bundle.Ancestor]():   "ancestor",
 	reflect.TypeFor[bundle.Autopsy]():    "autopsy",
 	reflect.TypeFor[bundle.ToxicEntry](): "toxic-entry",
 	reflect.TypeFor[bundle.Signature]():  "signature",

@@ -148,6 +148,7 @@ func (c *checker) header() {
 			c.add(fmt.Sprintf("header.parents[%d]", i), "", "%q is not \"sha256:\" and 64 lower-case hex digits", p)
 		}
 	}
+	c.ancestry()
 	c.time("header.exported_at", "", "exported_at", h.ExportedAt, false)
 	if h.Phase != "" {
 		c.oneOf("header.phase", "", "phase", h.Phase, grimoire.Phases)

@@ -79,6 +79,9 @@ func (c *checker) reflection() {
 			}
 			c.nonEmpty(s, "", "text", it.Text)
 			c.unit(s, "", "novelty", it.Novelty)
+			if f := it.Frame; f != nil {
+				c.frame(s+".frame", f)
+			}
 			for j, ref := range it.Refs {
 				c.ref(fmt.Sprintf("%s.refs[%d]", s, j), ref)
 			}
@@ -185,5 +188,31 @@ func (c *checker) leftOutSection() {
 		if !c.referenced[r.ID] {
 			c.add(s, r.ID, "declared left out, but no reflection item or toxic entry refers to it")
 		}
+	}
+}
+
+func (c *checker) frame(s string, f *Frame) {
+	if *f == (Frame{}) {
+		c.add(s, "", "frame says nothing: it must be absent")
+	}
+	for _, p := range []struct {
+		name string
+		v    *float64
+	}{{"confidence", f.Confidence}, {"confidence_at_creation", f.ConfidenceAtCreation}, {"contribution", f.Contribution}} {
+		if p.v != nil {
+			c.unit(s, "", p.name, *p.v)
+		}
+	}
+	if f.Recommendation != "" {
+		c.oneOf(s, "", "recommendation", f.Recommendation, []string{RecommendDiscard, RecommendInvert, RecommendReinvestigate})
+	}
+	if f.Recommendation == "" && (f.Contribution != nil || f.Reason != "") {
+		c.add(s, "", "contribution or reason without a recommendation")
+	}
+	if f.Validated < 0 || f.Contradicted < 0 {
+		c.add(s, "", "counts %d validated, %d contradicted: negative", f.Validated, f.Contradicted)
+	}
+	if !f.Contested && (f.Validated != 0 || f.Contradicted != 0) {
+		c.add(s, "", "counts without contested")
 	}
 }

@@ -54,8 +54,9 @@ type Header struct {
 	GolemID    string     `cbor:"golem_id"`
 	Generation int        `cbor:"generation"`
 	LineageID  string     `cbor:"lineage_id,omitempty"`
-	Parents    []string   `cbor:"parents,omitempty"` // digests, "sha256:<hex>"
-	ExportedAt string     `cbor:"exported_at"`       // RFC 3339, UTC, from the export header
+	Parents    []string   `cbor:"parents,omitempty"`  // digests, "sha256:<hex>"
+	Ancestry   []Ancestor `cbor:"ancestry,omitempty"` // the line back to generation 0, parent first (ancestry.go)
+	ExportedAt string     `cbor:"exported_at"`        // RFC 3339, UTC, from the export header
 	Tick       *int64     `cbor:"tick,omitempty"`
 	Phase      string     `cbor:"phase,omitempty"`
 	Death      *Death     `cbor:"death,omitempty"`
@@ -205,12 +206,34 @@ type Reflection struct {
 
 // Item is one item of the death reflection.
 type Item struct {
-	Index   int     `cbor:"index"` // 1–9
-	Name    string  `cbor:"name"`  // the category's name
-	Text    string  `cbor:"text"`
+	Index   int     `cbor:"index"`           // 1–9
+	Name    string  `cbor:"name"`            // the category's name
+	Text    string  `cbor:"text"`            // the knowledge itself: a record's content, never wrapped
+	Frame   *Frame  `cbor:"frame,omitempty"` // why the item is here; absent when nothing is said
 	Refs    []Ref   `cbor:"refs,omitempty"`
 	Vector  *Vector `cbor:"vector,omitempty"`
 	Novelty float64 `cbor:"novelty"`
+}
+
+// Frame is an item's framing as fields: why the reflection put it in its
+// category. It is never part of the item's text, so that an entry born of
+// the item carries the knowledge and nothing bardo said about it. Readers
+// render it as a lead ("Suspected at 0.25: …"). Every key is omitted at its
+// default; a frame with nothing to say is absent.
+type Frame struct {
+	Confidence           *float64 `cbor:"confidence,omitempty"`             // learned, suspect: the entry's confidence
+	ConfidenceAtCreation *float64 `cbor:"confidence_at_creation,omitempty"` // got_wrong
+	Loss                 bool     `cbor:"loss,omitempty"`                   // got_wrong: remembered as a loss
+	Negative             bool     `cbor:"negative,omitempty"`               // got_wrong: negative polarity
+	OpenQuestion         bool     `cbor:"open_question,omitempty"`          // confused: requires investigation
+	Contested            bool     `cbor:"contested,omitempty"`              // confused: contradicted ≥ 1 and ≥ validated
+	Validated            int64    `cbor:"validated,omitempty"`              // with contested
+	Contradicted         int64    `cbor:"contradicted,omitempty"`           // with contested
+	Recommendation       string   `cbor:"recommendation,omitempty"`         // the autopsy's verdict
+	Contribution         *float64 `cbor:"contribution,omitempty"`           // with recommendation
+	Reason               string   `cbor:"reason,omitempty"`                 // with recommendation
+	Origin               string   `cbor:"origin,omitempty"`                 // never_tested: the hypothesis's origin
+	Reborn               bool     `cbor:"reborn,omitempty"`                 // the entry was born of an earlier reflection item or autopsy marker
 }
 
 // Autopsy is the epistemic autopsy: which entries drove the failed

@@ -84,6 +84,15 @@ func (pl *planner) reflectionCandidates(exportedAt time.Time) ([]*candidate, err
 			continue
 		}
 		for n, it := range items {
+			if it.Frame != nil && it.Frame.Reborn {
+				// The item re-derives an entry an earlier reflection item
+				// or autopsy marker gave the lineage: that entry is the
+				// row (it crossed in body.entries, or the bottleneck let
+				// it die). A second row would re-admit old knowledge as
+				// this generation's, at a fresh confidence.
+				pl.p.Counts.Rederived++
+				continue
+			}
 			id := fmt.Sprintf("reflection:%s:%s:%d", pl.digest12, name, n+1)
 			c := pl.bornRow(id, rc.category, it.Text, BaseReflection, exportedAt)
 			e := &c.arrival.Entry
@@ -145,6 +154,14 @@ func (pl *planner) autopsyCandidates(inBundle map[string]bool, exportedAt time.T
 		if inBundle[t.Entry.ID] {
 			continue
 		}
+		if BornID(t.Entry.ID) {
+			// A marker on a row an earlier reflection or autopsy gave the
+			// lineage, left out of this bundle: the row dies here, and
+			// wrapping its id and text in a new marker row would re-admit
+			// it as new knowledge.
+			pl.p.Counts.Rederived++
+			continue
+		}
 		id := fmt.Sprintf("autopsy:%s:%s", pl.digest12, t.Entry.ID)
 		c := pl.bornRow(id, grimoire.CategoryWarning, t.Content, BaseAutopsy, exportedAt)
 		e := &c.arrival.Entry
@@ -162,4 +179,28 @@ func (pl *planner) autopsyCandidates(inBundle map[string]bool, exportedAt time.T
 		out = append(out, c)
 	}
 	return out
+}
+
+// BornID says id is the id inheritance gives a row born of a reflection
+// item ("reflection:<12 hex>:<category>:<n>") or an autopsy marker
+// ("autopsy:<12 hex>:<entry id>"): the prefix and twelve lower-case hex
+// digits of the bundle's digest, then a colon.
+func BornID(id string) bool {
+	for _, prefix := range []string{"reflection:", "autopsy:"} {
+		rest, ok := strings.CutPrefix(id, prefix)
+		if !ok || len(rest) < 13 || rest[12] != ':' {
+			continue
+		}
+		hex := true
+		for _, r := range rest[:12] {
+			if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+				hex = false
+				break
+			}
+		}
+		if hex {
+			return true
+		}
+	}
+	return false
 }

@@ -145,6 +145,7 @@ type Counts struct {
 	ArchivedBelowFloor int      // admitted archived: below the retrieval floor on arrival
 	FlaggedToxic       int      // rows an autopsy marker flags (len(Flags))
 	FlaggedLikelyStale int      // snapshot: admitted insights its successor notes mark likely stale, flagged for review
+	Rederived          int      // reflection items and autopsy markers on entries born of an earlier reflection: no new row (born.go)
 	Warnings           []string // what was not done, or done otherwise than asked
 }
 

@@ -19,7 +19,7 @@ import (
 // export's file order), the edges among them that qualify, the playbook.
 type Source struct {
 	Channel    string
-	Digest     string // the deposit's idempotency key: the bundle's digest, or sha256 of the export's bytes
+	Digest     string // the deposit's idempotency key: the bundle's digest, or the export's grimoire.ContentDigest
 	Kind       string // bundle.KindDeath for a bundle, "export" for an export
 	GolemID    string // the depositing Golem
 	Generation int

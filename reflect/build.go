@@ -86,17 +86,17 @@ func (c *Collector) Build(a AutopsyInput, graph []Edge, tell TellFunc) (*Reflect
 		r.Categories[0] = []Item{textItem(1, c.strategy.Text, []Ref{{RefDocument, c.strategy.Name}})}
 	}
 	for _, e := range c.learned.sorted() {
-		r.Categories[1] = append(r.Categories[1], c.entryItem(2, learnedLead(e), e))
+		r.Categories[1] = append(r.Categories[1], c.entryItem(2, Frame{Confidence: ptr(e.Confidence)}, e))
 	}
 	for _, p := range c.gotWrongPicks(a) {
-		r.Categories[2] = append(r.Categories[2], c.entryItem(3, p.gotWrongLead(), p.entry))
+		r.Categories[2] = append(r.Categories[2], c.entryItem(3, p.gotWrongFrame(), p.entry))
 	}
 	confused := c.confusedPicks(a)
 	for _, p := range confused {
-		r.Categories[3] = append(r.Categories[3], c.entryItem(4, p.confusedLead(), p.entry))
+		r.Categories[3] = append(r.Categories[3], c.entryItem(4, p.confusedFrame(), p.entry))
 	}
 	for _, e := range c.suspect.sorted() {
-		r.Categories[4] = append(r.Categories[4], c.entryItem(5, "Suspected at "+fixed2(e.Confidence), e))
+		r.Categories[4] = append(r.Categories[4], c.entryItem(5, Frame{Confidence: ptr(e.Confidence)}, e))
 	}
 	untested := c.untested.sorted()
 	for _, h := range untested {
@@ -219,81 +219,59 @@ func mergePicks(first []pick, rest []*grimoire.Entry, limit int) []pick {
 	return out
 }
 
-func learnedLead(e *grimoire.Entry) string {
-	return "Confidence " + fixed2(e.Confidence)
-}
-
-// gotWrongLead says why the entry is here: the autopsy's verdict, and how
+// gotWrongFrame says why the entry is here: the autopsy's verdict, and how
 // sure the Golem was of something that hurt.
-func (p pick) gotWrongLead() string {
-	var parts []string
-	if p.toxic != nil {
-		parts = append(parts, p.toxic.verdict())
-	}
+func (p pick) gotWrongFrame() Frame {
+	var f Frame
+	p.toxic.frame(&f)
 	if isGotWrong(p.entry) {
-		s := "created at confidence " + fixed2(confidenceAtCreation(p.entry))
-		if t := p.entry.EmotionalTag; t != nil && t.Pleasure < 0 {
-			// Say that it hurt, never how much: the emotional tag is soma
-			// and its values must not cross into the germline.
-			s += ", remembered as a loss"
-		}
-		if p.entry.Polarity == grimoire.PolarityNegative {
-			s += ", negative polarity"
-		}
-		parts = append(parts, s)
+		f.ConfidenceAtCreation = ptr(confidenceAtCreation(p.entry))
+		// Say that it hurt, never how much: the emotional tag is soma and
+		// its values must not cross into the germline.
+		f.Loss = p.entry.EmotionalTag != nil && p.entry.EmotionalTag.Pleasure < 0
+		f.Negative = p.entry.Polarity == grimoire.PolarityNegative
 	}
-	return strings.Join(parts, "; ")
+	return f
 }
 
-func (p pick) confusedLead() string {
-	var parts []string
-	if p.toxic != nil {
-		parts = append(parts, p.toxic.verdict())
-	}
-	if p.entry.RequiresInvestigation {
-		parts = append(parts, "open question")
-	}
+func (p pick) confusedFrame() Frame {
+	var f Frame
+	p.toxic.frame(&f)
+	f.OpenQuestion = p.entry.RequiresInvestigation
 	if contested(p.entry) {
-		parts = append(parts, "contradicted "+times(p.entry.ContradictedCount)+", validated "+times(p.entry.ValidatedCount))
+		f.Contested, f.Validated, f.Contradicted = true, p.entry.ValidatedCount, p.entry.ContradictedCount
 	}
-	return strings.Join(parts, "; ")
+	return f
 }
 
-// verdict is the autopsy's finding in a few words:
-// "autopsy says invert (contribution to failure 0.82; failed 9 of 10 uses)".
-func (t *Toxic) verdict() string {
-	s := "autopsy says " + t.Recommendation + " (contribution to failure " + fixed2(t.Contribution)
-	if t.Reason != "" {
-		s += "; " + oneLine(t.Reason)
+// frame copies the autopsy's finding into f; a nil t leaves f as it is.
+func (t *Toxic) frame(f *Frame) {
+	if t == nil {
+		return
 	}
-	return s + ")"
+	f.Recommendation, f.Contribution, f.Reason = t.Recommendation, ptr(t.Contribution), t.Reason
 }
 
-// entryItem is an item drawing on one entry: its content after a lead, and
-// the entry's vector.
-func (c *Collector) entryItem(index int, lead string, e *grimoire.Entry) Item {
-	text := e.Content
-	if lead != "" {
-		text = capitalize(lead) + ": " + e.Content
-	}
+// entryItem is an item drawing on one entry: its content as the text, the
+// framing as fields, and the entry's vector.
+func (c *Collector) entryItem(index int, f Frame, e *grimoire.Entry) Item {
+	f.Reborn = c.reborn(e)
 	return Item{
 		Index:  index,
 		Name:   Names[index-1],
-		Text:   text,
+		Text:   e.Content,
+		Frame:  f,
 		Refs:   []Ref{{RefEntry, e.ID}},
 		Vector: c.recordVector(e.Embedding, e.Content),
 	}
 }
 
 func (c *Collector) hypothesisItem(h *grimoire.Hypothesis) Item {
-	text := h.Content
-	if h.Origin != "" {
-		text = capitalize(h.Origin) + " hypothesis: " + h.Content
-	}
 	return Item{
 		Index:  7,
 		Name:   NameNeverTested,
-		Text:   text,
+		Text:   h.Content,
+		Frame:  Frame{Origin: h.Origin},
 		Refs:   []Ref{{RefHypothesis, h.ID}},
 		Vector: c.recordVector(h.Embedding, h.Content),
 	}

@@ -37,15 +37,20 @@ func TestToxicEntriesInGotWrongAndConfused(t *testing.T) {
 		"Created at confidence 0.95, negative polarity: content of w-1",
 		"Created at confidence 0.90, negative polarity: content of w-2",
 	}
-	if d := cmp.Diff(wantGotWrong, texts(r.Items(deathreflect.NameGotWrong))); d != "" {
+	if d := cmp.Diff(wantGotWrong, framed(r.Items(deathreflect.NameGotWrong))); d != "" {
 		t.Errorf("got_wrong (-want +got):\n%s", d)
+	}
+	// The framing is fields: the text is the entry's content (issue 16).
+	wantTexts := []string{"buy the dip in crisis", "oracle lag predicts drains", "fees always fall after noon", "content of w-1", "content of w-2"}
+	if d := cmp.Diff(wantTexts, texts(r.Items(deathreflect.NameGotWrong))); d != "" {
+		t.Errorf("got_wrong texts (-want +got):\n%s", d)
 	}
 	wantConfused := []string{
 		"Autopsy says reinvestigate (contribution to failure 0.30; only 3 uses in the window); open question: oracle lag predicts drains",
 		"Open question: content of c-1",
 		"Contradicted 4 times, validated 0 times: content of c-2",
 	}
-	if d := cmp.Diff(wantConfused, texts(r.Items(deathreflect.NameConfused))); d != "" {
+	if d := cmp.Diff(wantConfused, framed(r.Items(deathreflect.NameConfused))); d != "" {
 		t.Errorf("confused (-want +got):\n%s", d)
 	}
 }

@@ -126,6 +126,15 @@ func texts(items []deathreflect.Item) []string {
 	return out
 }
 
+// framed is each item as a person reads it: its lead and its text.
+func framed(items []deathreflect.Item) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it.Framed())
+	}
+	return out
+}
+
 // textCosine is the bardo-text/v1 cosine of a and b in float64, computed
 // here independently of the package, to check a test's premise.
 func textCosine(a, b string) float64 {

@@ -12,12 +12,13 @@ import (
 //   - For each category in order, "## I. Title" (Titles), then its items,
 //     or "_(none)_" when it has none. Category 6 first says whether the
 //     advisor wrote it, when one was asked.
-//   - An item whose text is one line is a list item: the text, then in
-//     italics its novelty and references,
-//     "- text *(novelty 0.42; entry `e-1`)*".
+//   - An item whose text is one line is a list item: its lead (Item.Lead,
+//     from its Frame) and the text, then in italics its novelty and
+//     references, "- Suspected at 0.25: text *(novelty 0.42; entry `e-1`)*".
 //   - An item whose text has several lines (STRATEGY.md, PLAYBOOK.md) is a
 //     fenced block holding the text (without its final newline; a fence
-//     longer than any run of backticks in it), then the same italic line.
+//     longer than any run of backticks in it), then the same italic line,
+//     after the lead in italics when the item has one.
 //
 // Item text is written as is: it is the Golem's own prose and Markdown.
 // Blocks are separated by one blank line; the memoir ends with a newline.
@@ -45,7 +46,7 @@ func Memoir(r *Reflection) string {
 		list := false // the last block is a list that the next one-line item joins
 		for _, it := range items {
 			if !strings.Contains(it.Text, "\n") {
-				line := "- " + it.Text + " " + meta(it)
+				line := "- " + it.Framed() + " " + meta(it)
 				if list {
 					blocks[len(blocks)-1] += "\n" + line
 				} else {
@@ -56,7 +57,11 @@ func Memoir(r *Reflection) string {
 			}
 			fence := strings.Repeat("`", max(3, longestRun(it.Text, '`')+1))
 			text := strings.TrimSuffix(it.Text, "\n")
-			blocks = append(blocks, fence+"\n"+text+"\n"+fence, meta(it))
+			m := meta(it)
+			if lead := it.Lead(); lead != "" {
+				m = "*" + lead + "* " + m
+			}
+			blocks = append(blocks, fence+"\n"+text+"\n"+fence, m)
 			list = false
 		}
 		b.WriteString(strings.Join(blocks, "\n\n") + "\n")

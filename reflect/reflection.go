@@ -70,7 +70,8 @@ type Vector struct {
 type Item struct {
 	Index   int    // 1–9
 	Name    string // the category's name, Names[Index-1]
-	Text    string
+	Text    string // the knowledge itself: a record's content, never wrapped
+	Frame   Frame  // why it is here (frame.go); rendered, never part of Text
 	Refs    []Ref
 	Vector  Vector
 	Novelty float64 // left 0 here; the pipeline scores it against the clade

@@ -365,6 +365,7 @@ func (a *applier) counts() map[string]any {
 		"same_as_candidates":   c.SameAsCandidates,
 		"archived_below_floor": c.ArchivedBelowFloor,
 		"flagged_toxic":        c.FlaggedToxic,
+		"rederived":            c.Rederived,
 		"warnings":             orEmptyStrings(c.Warnings),
 		"created":              a.created,
 		"moved_aside":          a.movedAside,

@@ -101,7 +101,7 @@ func TestApplyInherit(t *testing.T) {
 	want := map[string]any{
 		"reviewed": 7.0, "admitted": 5.0, "skipped_duplicate": 2.0, "same_as_candidates": 2.0, "archived_below_floor": 1.0,
 		"flagged_toxic": 2.0, "warnings": []any{"1 entry had no source"},
-		"created": 5.0, "moved_aside": 0.0, "merged": 1.0, "sightings": 2.0, "candidates": 2.0, "flagged": 2.0,
+		"created": 5.0, "moved_aside": 0.0, "merged": 1.0, "rederived": 0.0, "sightings": 2.0, "candidates": 2.0, "flagged": 2.0,
 		"edges_added": 1.0, "edges_kept": 1.0, "documents_written": 2.0, "documents_unchanged": 0.0,
 	}
 	if d := cmp.Diff(want, a.Counts); d != "" {

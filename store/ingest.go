@@ -40,7 +40,7 @@ type IngestStats struct {
 }
 
 // Ingest brings a living Golem's own learning into its store, in one
-// transaction, idempotent by digest (the sha256 of the export's bytes,
+// transaction, idempotent by digest (grimoire.ContentDigest of the export,
 // computed by the caller, who reads them).
 //
 // An id the store lacks is admitted as learned by this Golem: its source is

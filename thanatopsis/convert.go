@@ -33,7 +33,7 @@ func germlineReflection(r *deathreflect.Reflection) *bundle.Reflection {
 }
 
 func germlineItem(it deathreflect.Item) bundle.Item {
-	bi := bundle.Item{Index: it.Index, Name: it.Name, Text: it.Text, Novelty: it.Novelty}
+	bi := bundle.Item{Index: it.Index, Name: it.Name, Text: it.Text, Frame: GermlineFrame(it.Frame), Novelty: it.Novelty}
 	for _, r := range it.Refs {
 		bi.Refs = append(bi.Refs, bundle.Ref{Kind: r.Kind, ID: r.ID})
 	}
@@ -41,6 +41,21 @@ func germlineItem(it deathreflect.Item) bundle.Item {
 		bi.Vector = &bundle.Vector{Space: v.Space, Dims: len(v.Data), Data: bundle.PackF32(v.Data)}
 	}
 	return bi
+}
+
+// GermlineFrame is an item's framing as the bundle writes it, nil when it
+// says nothing.
+func GermlineFrame(f deathreflect.Frame) *bundle.Frame {
+	if f == (deathreflect.Frame{}) {
+		return nil
+	}
+	return &bundle.Frame{
+		Confidence: copyFloat(f.Confidence), ConfidenceAtCreation: copyFloat(f.ConfidenceAtCreation),
+		Loss: f.Loss, Negative: f.Negative, OpenQuestion: f.OpenQuestion,
+		Contested: f.Contested, Validated: f.Validated, Contradicted: f.Contradicted,
+		Recommendation: f.Recommendation, Contribution: copyFloat(f.Contribution), Reason: f.Reason,
+		Origin: f.Origin, Reborn: f.Reborn,
+	}
 }
 
 // clockForced is the clock the bundle names for an autopsy that ran only

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -42,9 +40,10 @@ generation) and bring it into the store, in one transaction:
   - causal edges whose two ends the store holds, PLAYBOOK.md and
     STRATEGY.md are written; episodes and the rest of the soma are skipped.
 
-Ingesting is idempotent by the sha256 of the export's bytes: the same
-bytes a second time change nothing and say "applied: false, reason:
-already applied". A malformed export changes nothing.
+Ingesting is idempotent by the export's content: the sha256 of its JSON
+lines, after zstd or gzip decompression. The same export a second time,
+compressed or not, under any name, changes nothing and says "applied:
+false, reason: already applied". A malformed export changes nothing.
 
 Prints what the ingest did (a field/value table, or with --json a
 bardo.ingest/v1 document).
@@ -111,7 +110,7 @@ func runIngest(c *cobra.Command, g *globals, o ingestOptions) error {
 		return err
 	}
 	defer f.Close()
-	digest, err := exportDigest(f)
+	digest, err := exportDigest(f, f.Name())
 	if err != nil {
 		return explainKind(o.Export, filekind.Export, asInputError(f.Name(), err))
 	}
@@ -183,16 +182,18 @@ func ingestRows(res ingestResult) [][]string {
 	return rows
 }
 
-// exportDigest is "sha256:<hex>" of f's bytes; f is left at its start.
-func exportDigest(f io.ReadSeeker) (string, error) {
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+// exportDigest is the export's content digest (grimoire.ContentDigest):
+// compression and file name never make an export new. f is left at its
+// start.
+func exportDigest(f io.ReadSeeker, name string) (string, error) {
+	digest, err := grimoire.ContentDigest(f, name)
+	if err != nil {
 		return "", err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return "", err
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return digest, nil
 }
 
 // emptyIfNil makes a nil list an empty one, so that JSON shows [] and not

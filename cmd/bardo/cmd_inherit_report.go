@@ -49,6 +49,7 @@ type inheritCounts struct {
 	ArchivedBelowFloor int `json:"archived_below_floor"`
 	FlaggedToxic       int `json:"flagged_toxic"`
 	FlaggedLikelyStale int `json:"flagged_likely_stale"`
+	Rederived          int `json:"rederived"`
 	CausalEdges        int `json:"causal_edges"`
 	Documents          int `json:"documents"`
 }
@@ -102,7 +103,7 @@ func (in *inheritRun) result(p *inherit.Plan, generation int) inheritResult {
 	res.Counts = &inheritCounts{
 		Reviewed: c.Reviewed, Admitted: c.Admitted, SkippedDuplicate: c.SkippedDuplicate,
 		SameAsCandidates: c.SameAsCandidates, ArchivedBelowFloor: c.ArchivedBelowFloor, FlaggedToxic: c.FlaggedToxic,
-		FlaggedLikelyStale: c.FlaggedLikelyStale, CausalEdges: len(p.Edges), Documents: len(p.Documents),
+		FlaggedLikelyStale: c.FlaggedLikelyStale, Rederived: c.Rederived, CausalEdges: len(p.Edges), Documents: len(p.Documents),
 	}
 	res.Warnings = emptyIfNil(c.Warnings)
 	return res
@@ -182,7 +183,7 @@ func inheritRows(res inheritResult) [][]string {
 		}{
 			{"reviewed", c.Reviewed}, {"admitted", c.Admitted}, {"skipped_duplicate", c.SkippedDuplicate},
 			{"same_as_candidates", c.SameAsCandidates}, {"archived_below_floor", c.ArchivedBelowFloor},
-			{"flagged_toxic", c.FlaggedToxic}, {"flagged_likely_stale", c.FlaggedLikelyStale}, {"causal_edges", c.CausalEdges},
+			{"flagged_toxic", c.FlaggedToxic}, {"flagged_likely_stale", c.FlaggedLikelyStale}, {"rederived", c.Rederived}, {"causal_edges", c.CausalEdges},
 			{"documents", c.Documents}, {"warnings", len(res.Warnings)},
 		} {
 			if r.name == "flagged_likely_stale" && !res.Degraded {

@@ -50,7 +50,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		o.bundle = b
 		return src, kind, nil
 	}
-	digest, err := exportDigest(f)
+	digest, err := exportDigest(f, f.Name())
 	if err != nil {
 		return nil, "", explainKind(o.Source, filekind.Export, asInputError(f.Name(), err))
 	}

@@ -102,9 +102,36 @@ type reflectItemView struct {
 	Index   int        `json:"index"`
 	Name    string     `json:"name"`
 	Text    string     `json:"text"`
+	Frame   *frameView `json:"frame,omitempty"`
 	Refs    []refView  `json:"refs"`
 	Vector  vectorView `json:"vector"`
 	Novelty float64    `json:"novelty"`
+}
+
+// frameView is an item's framing (bundle.Frame, FORMAT.md "Reflection
+// items"), key for key.
+type frameView struct {
+	Confidence           *float64 `json:"confidence,omitempty"`
+	ConfidenceAtCreation *float64 `json:"confidence_at_creation,omitempty"`
+	Loss                 bool     `json:"loss,omitempty"`
+	Negative             bool     `json:"negative,omitempty"`
+	OpenQuestion         bool     `json:"open_question,omitempty"`
+	Contested            bool     `json:"contested,omitempty"`
+	Validated            int64    `json:"validated,omitempty"`
+	Contradicted         int64    `json:"contradicted,omitempty"`
+	Recommendation       string   `json:"recommendation,omitempty"`
+	Contribution         *float64 `json:"contribution,omitempty"`
+	Reason               string   `json:"reason,omitempty"`
+	Origin               string   `json:"origin,omitempty"`
+	Reborn               bool     `json:"reborn,omitempty"`
+}
+
+func newFrameView(f *bundle.Frame) *frameView {
+	if f == nil {
+		return nil
+	}
+	v := frameView(*f)
+	return &v
 }
 
 // vectorView names an item's vector without its components.
@@ -144,6 +171,7 @@ func newReflectResult(a *thanatopsis.Analysis) reflectResult {
 				Index:   it.Index,
 				Name:    it.Name,
 				Text:    it.Text,
+				Frame:   newFrameView(thanatopsis.GermlineFrame(it.Frame)),
 				Refs:    refs,
 				Vector:  vectorView{Space: it.Vector.Space, Dims: len(it.Vector.Data)},
 				Novelty: it.Novelty,

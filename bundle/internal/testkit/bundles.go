@@ -100,6 +100,10 @@ func Full() *bundle.Bundle {
 	h.Generation = 2
 	h.LineageID = "lineage-1"
 	h.Parents = []string{"sha256:" + fmt.Sprintf("%064x", 0xabc)}
+	h.Ancestry = []bundle.Ancestor{
+		{Digest: h.Parents[0], GolemID: "golem-7a-g1", Generation: 1},
+		{Digest: "sha256:" + fmt.Sprintf("%064x", 0xab0), GolemID: "golem-7a", Generation: 0},
+	}
 	h.Tick = ptr(int64(3000))
 	h.Phase = "terminal"
 	h.Death = &bundle.Death{Cause: "staleness", At: ExportedAt, Tick: 3000}
@@ -124,8 +128,9 @@ func Full() *bundle.Bundle {
 	vec := &bundle.Vector{Space: "bardo-text/v1", Dims: 2, Data: bundle.PackF32([]float32{0.6, 0.8})}
 	b.Body.Reflection = &bundle.Reflection{
 		BuiltToDo: []bundle.Item{{Index: 1, Name: "built_to_do", Text: "provide liquidity", Refs: []bundle.Ref{{Kind: bundle.RefDocument, ID: "STRATEGY.md"}}, Novelty: 1}},
-		Learned:   []bundle.Item{{Index: 2, Name: "learned", Text: "gas spikes precede MEV", Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "e1"}}, Vector: vec, Novelty: 0.75}},
-		GotWrong:  []bundle.Item{{Index: 3, Name: "got_wrong", Text: "trusted the oracle", Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "soma-9"}}, Novelty: 0.5}},
+		Learned:   []bundle.Item{{Index: 2, Name: "learned", Text: "gas spikes precede MEV", Frame: &bundle.Frame{Confidence: ptr(0.8)}, Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "e1"}}, Vector: vec, Novelty: 0.75}},
+		GotWrong: []bundle.Item{{Index: 3, Name: "got_wrong", Text: "trusted the oracle",
+			Frame: &bundle.Frame{Recommendation: bundle.RecommendInvert, Contribution: ptr(0.5), Reason: "failed 9 of 10 uses", Reborn: true}, Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "soma-9"}}, Novelty: 0.5}},
 		NeverTested: []bundle.Item{{Index: 7, Name: "never_tested", Text: "funding flips precede withdrawals",
 			Refs: []bundle.Ref{{Kind: bundle.RefHypothesis, ID: "h-12"}}, Novelty: 0.125}},
 		CausalGraph: []bundle.Item{{Index: 9, Name: "causal_graph", Text: "e1 -> e2 (0.6)", Refs: []bundle.Ref{{Kind: bundle.RefEntry, ID: "e1"}, {Kind: bundle.RefEntry, ID: "e2"}}, Novelty: 0}},
