@@ -186,5 +186,3 @@ func TestIngestGolden(t *testing.T) {
 		t.Fatalf("the store differs from %s: %d lines, want %d", golden, len(gl), len(wl))
 	}
 }
-
-
