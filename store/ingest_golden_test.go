@@ -186,3 +186,21 @@ func TestIngestGolden(t *testing.T) {
 		t.Fatalf("the store differs from %s: %d lines, want %d", golden, len(gl), len(wl))
 	}
 }
+
+// TestCreatePageSize: a new store has 16 KiB pages, which hold five
+// 768-dimension embeddings where a 4 KiB page holds one.
+func TestCreatePageSize(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "grimoire.db"), Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var size int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	if size != 16384 {
+		t.Errorf("page_size %d, want 16384", size)
+	}
+}

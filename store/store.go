@@ -140,6 +140,14 @@ func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error
 	}
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: p}
+	// 16 KiB pages (set before the first table, and before WAL fixes the
+	// page size): an embedding of 768 float32s fills 3 KiB, three quarters
+	// of a 4 KiB page with room for one; a 16 KiB page holds five, and an
+	// ingest writes a sixth fewer bytes in a quarter of the writes.
+	if _, err := db.ExecContext(ctx, "PRAGMA page_size=16384"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating %s: %w", p, err)
+	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("creating %s: %w", p, err)
