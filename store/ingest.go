@@ -153,44 +153,104 @@ const ingestBatch = 256
 const insertChunk = 64
 
 func (in *ingest) records(ctx context.Context, r *grimoire.Reader) error {
+	stop := make(chan struct{})
+	runs := readAhead(r, stop)
+	defer func() {
+		close(stop)
+		for range runs { // the reader is the caller's again once Ingest returns
+		}
+	}()
 	batch := make([]*grimoire.Entry, 0, ingestBatch)
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return in.entries(ctx, batch)
-		}
-		if err != nil {
-			return err
-		}
-		switch rec := rec.(type) {
-		case *grimoire.Entry:
-			in.stats.Entries++
-			if batch = append(batch, rec); len(batch) == ingestBatch {
-				if err := in.entries(ctx, batch); err != nil {
-					return err
-				}
-				batch = batch[:0]
-			}
-		case *grimoire.CausalEdge:
-			in.pending = append(in.pending, rec)
-		case *grimoire.Document:
-			if rec.Name != grimoire.DocPlaybook && rec.Name != grimoire.DocStrategy {
-				in.stats.Ignored++
-				continue
-			}
-			written, err := in.tx.putDocument(ctx, rec.Name, rec.Text, in.activity)
-			if err != nil {
+	for run := range runs {
+		for _, rec := range run.recs {
+			var err error
+			if batch, err = in.record(ctx, rec, batch); err != nil {
 				return err
 			}
-			if written {
-				in.stats.DocumentsWritten++
-			} else {
-				in.stats.DocumentsUnchanged++
-			}
-		default:
-			in.stats.Ignored++
+		}
+		if errors.Is(run.err, io.EOF) {
+			return in.entries(ctx, batch)
+		}
+		if run.err != nil {
+			return run.err
 		}
 	}
+	return errors.New("ingest: the export's records ended without an end") // not reached: readAhead ends every stream with an error
+}
+
+// decoded is a run of records read ahead of the transaction, and the
+// error that ended the export (io.EOF at its end) after the last run.
+type decoded struct {
+	recs []grimoire.Record
+	err  error
+}
+
+// readAheadRuns is how many runs of ingestBatch records readAhead decodes
+// before the transaction has taken them.
+const readAheadRuns = 4
+
+// readAhead decodes r's records on a goroutine of its own, in runs of
+// ingestBatch, so that decoding the export and writing the store overlap:
+// on two cores an ingest takes the longer of the two, not their sum. The
+// channel is closed after the run carrying the export's ending error, or
+// once stop is closed.
+func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
+	out := make(chan decoded, readAheadRuns)
+	go func() {
+		defer close(out)
+		for {
+			d := decoded{recs: make([]grimoire.Record, 0, ingestBatch)}
+			for d.err == nil && len(d.recs) < ingestBatch {
+				var rec grimoire.Record
+				if rec, d.err = r.Next(); d.err == nil {
+					d.recs = append(d.recs, rec)
+				}
+			}
+			select {
+			case out <- d:
+			case <-stop:
+				return
+			}
+			if d.err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// record takes one of the export's records: entries join the batch, which
+// is brought in when full.
+func (in *ingest) record(ctx context.Context, rec grimoire.Record, batch []*grimoire.Entry) ([]*grimoire.Entry, error) {
+	switch rec := rec.(type) {
+	case *grimoire.Entry:
+		in.stats.Entries++
+		if batch = append(batch, rec); len(batch) == ingestBatch {
+			if err := in.entries(ctx, batch); err != nil {
+				return batch, err
+			}
+			batch = batch[:0]
+		}
+	case *grimoire.CausalEdge:
+		in.pending = append(in.pending, rec)
+	case *grimoire.Document:
+		if rec.Name != grimoire.DocPlaybook && rec.Name != grimoire.DocStrategy {
+			in.stats.Ignored++
+			return batch, nil
+		}
+		written, err := in.tx.putDocument(ctx, rec.Name, rec.Text, in.activity)
+		if err != nil {
+			return batch, err
+		}
+		if written {
+			in.stats.DocumentsWritten++
+		} else {
+			in.stats.DocumentsUnchanged++
+		}
+	default:
+		in.stats.Ignored++
+	}
+	return batch, nil
 }
 
 // entries brings a batch of the export's entries in, in the export's

@@ -21,7 +21,7 @@ const (
 )
 
 // benchExport is a synthetic export of the test store's Golem.
-func benchExport(b *testing.B, entries, dims int) []byte {
+func benchExport(b testing.TB, entries, dims int) []byte {
 	b.Helper()
 	p := synth.DefaultParams()
 	p.Entries, p.Dims = entries, dims

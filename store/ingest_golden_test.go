@@ -204,3 +204,30 @@ func TestCreatePageSize(t *testing.T) {
 		t.Errorf("page_size %d, want 16384", size)
 	}
 }
+
+// TestReadAheadStops: an ingest that fails before the export's end stops
+// the decoding goroutine, which closes its channel without reading on.
+func TestReadAheadStops(t *testing.T) {
+	data := benchExport(t, 2000, 8)
+	r, err := grimoire.NewReader(bytes.NewReader(data), grimoire.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	runs := readAhead(r, stop)
+	first := <-runs
+	if len(first.recs) != ingestBatch || first.err != nil {
+		t.Fatalf("first run: %d records, error %v; want %d, nil", len(first.recs), first.err, ingestBatch)
+	}
+	close(stop)
+	n := 0
+	for range runs {
+		n++
+	}
+	if n > readAheadRuns {
+		t.Errorf("%d runs after stop, want at most the %d buffered", n, readAheadRuns)
+	}
+	if _, err := r.Next(); err != nil { // the reader is the caller's again, mid-export
+		t.Errorf("reading on after stop: %v, want the next record", err)
+	}
+}
