@@ -231,3 +231,21 @@ func TestReadAheadStops(t *testing.T) {
 		t.Errorf("reading on after stop: %v, want the next record", err)
 	}
 }
+
+// TestWriteCache: a store opened for writing has a page cache of
+// writeCacheKiB, so that a large transaction does not spill to the WAL.
+func TestWriteCache(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "grimoire.db"), Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var kib int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+		t.Fatal(err)
+	}
+	if kib != -writeCacheKiB {
+		t.Errorf("cache_size %d, want %d", kib, -writeCacheKiB)
+	}
+}
