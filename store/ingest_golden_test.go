@@ -249,3 +249,19 @@ func TestWriteCache(t *testing.T) {
 		t.Errorf("cache_size %d, want %d", kib, -writeCacheKiB)
 	}
 }
+
+// TestInsertCreatedNamesTheEntry: when a multi-row insert fails, the rows
+// are tried one by one, so that the error names the entry at fault.
+func TestInsertCreatedNamesTheEntry(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "grimoire.db"), Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows := []*Row{{Entry: *entry("a", "one", 0.5)}, {Entry: *entry("b", "two", 1.5)}, {Entry: *entry("c", "three", 0.5)}}
+	err = s.Tx(ctx, func(tx *Tx) error { return tx.insertCreated(ctx, rows, 1) })
+	if err == nil || !strings.Contains(err.Error(), `entry "b"`) {
+		t.Fatalf("error %v, want one naming entry \"b\"", err)
+	}
+}
