@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -55,6 +56,35 @@ func (t *Tx) InsertEntry(ctx context.Context, r *Row, activity int64) error {
 
 // insertEntry is InsertEntry with the detail of the "created" link.
 func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map[string]any) error {
+	args, err := t.entryArgs(r, activity)
+	if err != nil {
+		return err
+	}
+	e := &r.Entry
+	if _, err = t.exec(ctx, insertEntriesSQL(1), args...); err != nil {
+		return fmt.Errorf("entry %q: %w", e.ID, err)
+	}
+	if len(e.Embedding) > 0 {
+		if r.EmbeddingModel == "" {
+			return fmt.Errorf("entry %q: embedding without a model", e.ID)
+		}
+		if _, err := t.exec(ctx, insertEmbeddingsSQL(1), embeddingArgs(r)...); err != nil {
+			return fmt.Errorf("entry %q: embedding: %w", e.ID, err)
+		}
+	}
+	if st := e.Store; st != nil {
+		for _, f := range st.ReviewFlags {
+			if err := t.Flag(ctx, e.ID, f, "arrived flagged", activity); err != nil {
+				return err
+			}
+		}
+	}
+	return t.LinkChange(ctx, activity, e.ID, "created", detail)
+}
+
+// entryArgs are the values of r's grimoire_entries row, in entryColumns'
+// order.
+func (t *Tx) entryArgs(r *Row, activity int64) ([]any, error) {
 	e := &r.Entry
 	st := e.Store
 	if st == nil {
@@ -62,7 +92,7 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 	}
 	tags, err := json.Marshal(orEmptyStrings(e.Tags))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	src := e.Source
 	if src == nil {
@@ -72,8 +102,7 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 	if e.ConfidenceAtCreation != nil {
 		cac = *e.ConfidenceAtCreation
 	}
-	_, err = t.exec(ctx, `INSERT INTO grimoire_entries(`+entryColumns+`)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	return []any{
 		e.ID, t.s.meta.GolemID, e.Category, e.Content, e.Confidence, cac, e.QualityScore,
 		e.DecayClass, nullString(e.MarketRegime), defaultString(e.Domain, "general"), string(tags),
 		timeOrNil(e.CreatedAt), formatTime(e.LastAccessedAt), timeOrNil(e.ValidFrom), timeOrNil(e.ValidUntil),
@@ -82,25 +111,36 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 		e.IsBloodstain, defaultString(e.Polarity, grimoire.PolarityPositive), defaultString(e.Status, grimoire.StatusActive),
 		e.RequiresInvestigation, floatOr(st.MemoryStrength, 1), floatOr(st.RetrievalWeight, 1), floatOr(st.DemurrageWeight, 1),
 		nullString(st.ToxicRecommendation), r.ToxicContribution, nullString(r.SameAs), r.LegalHold,
-		timeOrNil(r.LastMetabolizedAt), activity, activity)
-	if err != nil {
-		return fmt.Errorf("entry %q: %w", e.ID, err)
-	}
-	if len(e.Embedding) > 0 {
-		if r.EmbeddingModel == "" {
-			return fmt.Errorf("entry %q: embedding without a model", e.ID)
-		}
-		if _, err := t.exec(ctx, "INSERT INTO embeddings(entry_id, model, dims, vector) VALUES(?,?,?,?)",
-			e.ID, r.EmbeddingModel, len(e.Embedding), packF32(e.Embedding)); err != nil {
-			return fmt.Errorf("entry %q: embedding: %w", e.ID, err)
-		}
-	}
-	for _, f := range st.ReviewFlags {
-		if err := t.Flag(ctx, e.ID, f, "arrived flagged", activity); err != nil {
-			return err
-		}
-	}
-	return t.LinkChange(ctx, activity, e.ID, "created", detail)
+		timeOrNil(r.LastMetabolizedAt), activity, activity,
+	}, nil
+}
+
+// embeddingArgs are the values of r's embeddings row.
+func embeddingArgs(r *Row) []any {
+	return []any{r.ID, r.EmbeddingModel, len(r.Embedding), packF32(r.Embedding)}
+}
+
+// entryColumnCount is how many values a grimoire_entries row takes.
+var entryColumnCount = strings.Count(entryColumns, ",") + 1
+
+// insertEntriesSQL inserts n grimoire_entries rows in one statement.
+func insertEntriesSQL(n int) string {
+	return "INSERT INTO grimoire_entries(" + entryColumns + ") VALUES" + placeholders(n, entryColumnCount)
+}
+
+// insertEmbeddingsSQL inserts n embeddings rows in one statement.
+func insertEmbeddingsSQL(n int) string {
+	return "INSERT INTO embeddings(entry_id, model, dims, vector) VALUES" + placeholders(n, 4)
+}
+
+// placeholders is n groups of cols question marks: "(?,?),(?,?)".
+func placeholders(n, cols int) string {
+	return repeatGroup(n, "("+strings.Repeat("?,", cols-1)+"?)")
+}
+
+// repeatGroup is n copies of group, comma-separated.
+func repeatGroup(n int, group string) string {
+	return strings.Repeat(group+",", n-1) + group
 }
 
 // LinkChange records that activity changed entry, and how.

@@ -143,56 +143,148 @@ type ingest struct {
 	pending  []*grimoire.CausalEdge // written once every entry is in
 }
 
+// ingestBatch is how many entries an ingest reads before it looks their
+// ids up in one query and writes the new ones in multi-row inserts: SQL
+// statements, not rows, are most of an ingest's cost.
+const ingestBatch = 256
+
+// insertChunk is how many rows one multi-row insert writes (39 values a
+// row, well below SQLite's limit on a statement's parameters).
+const insertChunk = 64
+
 func (in *ingest) records(ctx context.Context, r *grimoire.Reader) error {
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
+	stop := make(chan struct{})
+	runs := readAhead(r, stop)
+	defer func() {
+		close(stop)
+		for range runs { // the reader is the caller's again once Ingest returns
 		}
-		if err != nil {
-			return err
-		}
-		switch rec := rec.(type) {
-		case *grimoire.Entry:
-			in.stats.Entries++
-			if err := in.entry(ctx, rec); err != nil {
+	}()
+	batch := make([]*grimoire.Entry, 0, ingestBatch)
+	for run := range runs {
+		for _, rec := range run.recs {
+			var err error
+			if batch, err = in.record(ctx, rec, batch); err != nil {
 				return err
 			}
-		case *grimoire.CausalEdge:
-			in.pending = append(in.pending, rec)
-		case *grimoire.Document:
-			if rec.Name != grimoire.DocPlaybook && rec.Name != grimoire.DocStrategy {
-				in.stats.Ignored++
-				continue
-			}
-			written, err := in.tx.putDocument(ctx, rec.Name, rec.Text, in.activity)
-			if err != nil {
-				return err
-			}
-			if written {
-				in.stats.DocumentsWritten++
-			} else {
-				in.stats.DocumentsUnchanged++
-			}
-		default:
-			in.stats.Ignored++
+		}
+		if errors.Is(run.err, io.EOF) {
+			return in.entries(ctx, batch)
+		}
+		if run.err != nil {
+			return run.err
 		}
 	}
+	return errors.New("ingest: the export's records ended without an end") // not reached: readAhead ends every stream with an error
 }
 
-func (in *ingest) entry(ctx context.Context, e *grimoire.Entry) error {
-	cur, err := in.tx.ingestState(ctx, e.ID)
-	if errors.Is(err, ErrNoEntry) {
-		return in.admit(ctx, e)
+// decoded is a run of records read ahead of the transaction, and the
+// error that ended the export (io.EOF at its end) after the last run.
+type decoded struct {
+	recs []grimoire.Record
+	err  error
+}
+
+// readAheadRuns is how many runs of ingestBatch records readAhead decodes
+// before the transaction has taken them.
+const readAheadRuns = 4
+
+// readAhead decodes r's records on a goroutine of its own, in runs of
+// ingestBatch, so that decoding the export and writing the store overlap:
+// on two cores an ingest takes the longer of the two, not their sum. The
+// channel is closed after the run carrying the export's ending error, or
+// once stop is closed.
+func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
+	out := make(chan decoded, readAheadRuns)
+	go func() {
+		defer close(out)
+		for {
+			d := decoded{recs: make([]grimoire.Record, 0, ingestBatch)}
+			for d.err == nil && len(d.recs) < ingestBatch {
+				var rec grimoire.Record
+				if rec, d.err = r.Next(); d.err == nil {
+					d.recs = append(d.recs, rec)
+				}
+			}
+			select {
+			case out <- d:
+			case <-stop:
+				return
+			}
+			if d.err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// record takes one of the export's records: entries join the batch, which
+// is brought in when full.
+func (in *ingest) record(ctx context.Context, rec grimoire.Record, batch []*grimoire.Entry) ([]*grimoire.Entry, error) {
+	switch rec := rec.(type) {
+	case *grimoire.Entry:
+		in.stats.Entries++
+		if batch = append(batch, rec); len(batch) == ingestBatch {
+			if err := in.entries(ctx, batch); err != nil {
+				return batch, err
+			}
+			batch = batch[:0]
+		}
+	case *grimoire.CausalEdge:
+		in.pending = append(in.pending, rec)
+	case *grimoire.Document:
+		if rec.Name != grimoire.DocPlaybook && rec.Name != grimoire.DocStrategy {
+			in.stats.Ignored++
+			return batch, nil
+		}
+		written, err := in.tx.putDocument(ctx, rec.Name, rec.Text, in.activity)
+		if err != nil {
+			return batch, err
+		}
+		if written {
+			in.stats.DocumentsWritten++
+		} else {
+			in.stats.DocumentsUnchanged++
+		}
+	default:
+		in.stats.Ignored++
 	}
+	return batch, nil
+}
+
+// entries brings a batch of the export's entries in, in the export's
+// order: the ids the store lacks are admitted, the ones it holds updated.
+// Every table's rows are written in the order one entry at a time would
+// write them.
+func (in *ingest) entries(ctx context.Context, batch []*grimoire.Entry) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	held, err := in.tx.ingestStates(ctx, batch)
 	if err != nil {
 		return err
 	}
-	return in.update(ctx, e, cur)
+	var admit []*Row
+	for _, e := range batch {
+		cur, ok := held[e.ID]
+		if !ok {
+			admit = append(admit, in.admitted(e))
+			continue
+		}
+		if err := in.tx.insertCreated(ctx, admit, in.activity); err != nil {
+			return err
+		}
+		admit = admit[:0]
+		if err := in.update(ctx, e, cur); err != nil {
+			return err
+		}
+	}
+	return in.tx.insertCreated(ctx, admit, in.activity)
 }
 
-// admit inserts an id the store lacks as this Golem's own learning.
-func (in *ingest) admit(ctx context.Context, e *grimoire.Entry) error {
+// admitted is the row of an id the store lacks: this Golem's own learning.
+func (in *ingest) admitted(e *grimoire.Entry) *Row {
 	m := in.tx.s.meta
 	r := &Row{Entry: *e}
 	r.Source = &grimoire.Source{GolemID: m.GolemID, Generation: m.Generation, Confidence: e.Confidence}
@@ -200,11 +292,77 @@ func (in *ingest) admit(ctx context.Context, e *grimoire.Entry) error {
 	if len(e.Embedding) > 0 {
 		r.EmbeddingModel = in.model
 	}
-	if err := in.tx.InsertEntry(ctx, r, in.activity); err != nil {
-		return err
-	}
 	in.stats.Created++
+	return r
+}
+
+// insertCreated inserts rows created by activity, as InsertEntry would one
+// by one, in multi-row statements of insertChunk rows. A statement that
+// fails writes nothing (SQLite undoes the statement, not the transaction):
+// its rows are then inserted one by one, so that the error names the entry.
+func (t *Tx) insertCreated(ctx context.Context, rows []*Row, activity int64) error {
+	for len(rows) > 0 {
+		n := min(len(rows), insertChunk)
+		err := t.insertChunk(ctx, rows[:n], activity)
+		var retry *retryOneByOne
+		if errors.As(err, &retry) {
+			for _, r := range rows[:n] {
+				if err := t.InsertEntry(ctx, r, activity); err != nil {
+					return err
+				}
+			}
+		} else if err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
 	return nil
+}
+
+// retryOneByOne is insertChunk's answer when its rows are better
+// inserted by InsertEntry: the chunk wrote nothing, and either a row failed
+// (one by one, the error names it) or rows are flagged (InsertEntry writes
+// the flags between the entries, as one row at a time does).
+type retryOneByOne struct{ err error }
+
+func (e *retryOneByOne) Error() string { return e.err.Error() }
+
+// insertChunk writes rows' entries, then their embeddings, then their
+// "created" links, each table in one statement.
+func (t *Tx) insertChunk(ctx context.Context, rows []*Row, activity int64) error {
+	args := make([]any, 0, len(rows)*entryColumnCount)
+	var emb []any
+	for _, r := range rows {
+		if r.Store != nil && len(r.Store.ReviewFlags) > 0 {
+			return &retryOneByOne{errors.New("flagged rows")}
+		}
+		a, err := t.entryArgs(r, activity)
+		if err != nil {
+			return err
+		}
+		args = append(args, a...)
+		if len(r.Embedding) > 0 {
+			if r.EmbeddingModel == "" {
+				return fmt.Errorf("entry %q: embedding without a model", r.ID)
+			}
+			emb = append(emb, embeddingArgs(r)...)
+		}
+	}
+	if _, err := t.exec(ctx, insertEntriesSQL(len(rows)), args...); err != nil {
+		return &retryOneByOne{err}
+	}
+	if len(emb) > 0 {
+		if _, err := t.exec(ctx, insertEmbeddingsSQL(len(emb)/4), emb...); err != nil {
+			return err
+		}
+	}
+	links := make([]any, 0, 2*len(rows))
+	for _, r := range rows {
+		links = append(links, activity, r.ID)
+	}
+	_, err := t.exec(ctx, `INSERT INTO entry_changes(activity_id, entry_id, action, detail) VALUES`+
+		repeatGroup(len(rows), "(?,?,'created','{}')"), links...)
+	return err
 }
 
 // ingestRow is the part of a row that an ingest may change or compare.
@@ -219,25 +377,40 @@ type ingestRow struct {
 	arrival                 sql.NullFloat64
 }
 
-func (t *Tx) ingestState(ctx context.Context, id string) (*ingestRow, error) {
-	var r ingestRow
-	var srcGolem, lastAccessed string
-	var srcGen int
-	err := t.queryRow(ctx, `SELECT content, confidence, quality_score, validated_count, contradicted_count,
+// ingestStates returns the rows the store holds of the entries' ids, by id,
+// in one query.
+func (t *Tx) ingestStates(ctx context.Context, entries []*grimoire.Entry) (map[string]*ingestRow, error) {
+	ids := make([]any, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	st, err := t.prepared(ctx, `SELECT id, content, confidence, quality_score, validated_count, contradicted_count,
 		strength, last_accessed_at, status, source_golem_id, source_generation, arrival_confidence
-		FROM grimoire_entries WHERE id=?`, id).Scan(&r.content, &r.confidence, &r.quality, &r.validated, &r.contradicted,
-		&r.strength, &lastAccessed, &r.status, &srcGolem, &srcGen, &r.arrival)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("entry %q: %w", id, ErrNoEntry)
-	}
+		FROM grimoire_entries WHERE id IN (`+repeatGroup(len(ids), "?")+`)`)
 	if err != nil {
-		return nil, fmt.Errorf("entry %q: %w", id, err)
+		return nil, err
 	}
-	if r.lastAccessed, err = time.Parse(time.RFC3339Nano, lastAccessed); err != nil {
-		return nil, fmt.Errorf("entry %q: last_accessed_at: %w", id, err)
+	rows, err := st.QueryContext(ctx, ids...)
+	if err != nil {
+		return nil, err
 	}
-	r.selfLearned = srcGolem == t.s.meta.GolemID && srcGen == t.s.meta.Generation
-	return &r, nil
+	defer rows.Close()
+	held := make(map[string]*ingestRow)
+	for rows.Next() {
+		var r ingestRow
+		var id, srcGolem, lastAccessed string
+		var srcGen int
+		if err := rows.Scan(&id, &r.content, &r.confidence, &r.quality, &r.validated, &r.contradicted,
+			&r.strength, &lastAccessed, &r.status, &srcGolem, &srcGen, &r.arrival); err != nil {
+			return nil, err
+		}
+		if r.lastAccessed, err = time.Parse(time.RFC3339Nano, lastAccessed); err != nil {
+			return nil, fmt.Errorf("entry %q: last_accessed_at: %w", id, err)
+		}
+		r.selfLearned = srcGolem == t.s.meta.GolemID && srcGen == t.s.meta.Generation
+		held[id] = &r
+	}
+	return held, rows.Err()
 }
 
 // statusRank orders statuses by how far from active they are: an ingest

@@ -105,8 +105,15 @@ type Options struct {
 	Wait  time.Duration
 }
 
+// writeCacheKiB is the page cache of a store opened for writing (SQLite's
+// default is 2 MiB). A transaction larger than its cache spills pages to
+// the WAL and reads them back: an ingest of 100k × 768-dim entries spent
+// three times the system time with the default cache.
+const writeCacheKiB = 65536
+
 func dsn(p string, readOnly bool) string {
-	q := "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate"
+	q := "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_pragma=cache_size(-" +
+		strconv.Itoa(writeCacheKiB) + ")&_txlock=immediate"
 	if readOnly {
 		q = "?mode=ro&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)"
 	}
@@ -140,6 +147,14 @@ func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error
 	}
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: p}
+	// 16 KiB pages (set before the first table, and before WAL fixes the
+	// page size): an embedding of 768 float32s fills 3 KiB, three quarters
+	// of a 4 KiB page with room for one; a 16 KiB page holds five, and an
+	// ingest writes a sixth fewer bytes in a quarter of the writes.
+	if _, err := db.ExecContext(ctx, "PRAGMA page_size=16384"); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating %s: %w", p, err)
+	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("creating %s: %w", p, err)

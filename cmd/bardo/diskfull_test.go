@@ -62,7 +62,7 @@ func TestDiskFull(t *testing.T) {
 		dir := t.TempDir()
 		b := filepath.Join(dir, "small.bardo")
 		mustRun(t, "bundle", small, "-o", b, "--quiet")
-		disk := smallDisk(t, "384k") // room for an empty store, not for the bundle's 300 entries
+		disk := smallDisk(t, "1m") // room for an empty store (480 KiB of 16 KiB pages, and its WAL as it is made), not for the bundle's 300 entries
 		st := filepath.Join(disk, "grimoire.db")
 		mustRun(t, "init", "--store", st, "--golem-id", "golem-small-g3", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
 		_, before, _ := bardo(t, "", "export", "--store", st)
@@ -86,7 +86,7 @@ func TestDiskFull(t *testing.T) {
 		dir := t.TempDir()
 		b := filepath.Join(dir, "small.bardo")
 		mustRun(t, "bundle", small, "-o", b, "--quiet")
-		disk := smallDisk(t, "384k")
+		disk := smallDisk(t, "1m")
 		st := filepath.Join(disk, "grimoire.db")
 		wantExit(t, 74, "database or disk is full", "inherit", b, "--store", st)
 		// No store, no temporary store: only the lock file, which stays.
