@@ -126,7 +126,7 @@ func runLineage(c *cobra.Command, g *globals, o lineageOptions) error {
 		if err := writeJSON(g.stdout, "bardo.lineage/v1", res); err != nil {
 			return err
 		}
-	} else if err := writeTable(g.stdout, g.stdoutTerminal, lineageHeader, lineageRows(res)); err != nil {
+	} else if err := writeTable(g.stdout, g.stdoutTerminal, lineageHeader, lineageRows(res, g.stdoutTerminal)); err != nil {
 		return err
 	}
 	if r.Broken {
@@ -183,11 +183,16 @@ func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
 var lineageHeader = []string{"kind", "generation", "golem_id", "digest", "parent", "channel", "name", "status"}
 
 // lineageRows are the table's rows: the links, then the store's applied
-// bundles ("parent" for the one the store was created from).
-func lineageRows(res lineageResult) [][]string {
+// bundles ("parent" for the one the store was created from). On a
+// terminal digests are short (sha256:1a2b3c4d…), so the table fits a
+// screen; tab-separated text and --json keep them whole.
+func lineageRows(res lineageResult, terminal bool) [][]string {
 	dash := func(s string) string {
-		if s == "" {
+		switch {
+		case s == "":
 			return "-"
+		case terminal:
+			return shortDigests(s)
 		}
 		return s
 	}
@@ -200,7 +205,7 @@ func lineageRows(res lineageResult) [][]string {
 		if in.Parent {
 			role = "parent"
 		}
-		rows = append(rows, []string{"inherit", strconv.Itoa(in.Generation), in.GolemID, in.Digest, "-", in.Channel,
+		rows = append(rows, []string{"inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
 			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role})
 	}
 	return rows

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,23 @@ func TestFlagErrors(t *testing.T) {
 				t.Errorf("stderr leaks Go's parser:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestLineageShortDigestsOnATerminal: a terminal's lineage table shows
+// short digests; tab-separated text keeps them whole (issue 18, item 10).
+func TestLineageShortDigestsOnATerminal(t *testing.T) {
+	b := t.TempDir() + "/tiny.bardo"
+	mustBundle(t, b)
+	code, tty, stderr := fakeTerminals(t, true, false, "lineage", b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`sha256:[0-9a-f]{8}…`).MatchString(tty) || regexp.MustCompile(`sha256:[0-9a-f]{64}`).MatchString(tty) {
+		t.Errorf("terminal table without short digests, or with a whole one:\n%s", tty)
+	}
+	code, plain, _ := bardo(t, "", "lineage", b)
+	if code != 0 || !regexp.MustCompile(`sha256:[0-9a-f]{64}`).MatchString(plain) {
+		t.Errorf("tab-separated lineage lost its whole digests:\n%s", plain)
 	}
 }
