@@ -130,6 +130,23 @@ func (c *changes) str(field string, a, b string) {
 	}
 }
 
+// optStr records a change of an optional string, one the format leaves
+// out when empty: an empty side is absent, as other missing fields are,
+// not the empty string.
+func (c *changes) optStr(field string, a, b string) {
+	if a == b {
+		return
+	}
+	var av, bv any = a, b
+	if a == "" {
+		av = nil
+	}
+	if b == "" {
+		bv = nil
+	}
+	*c = append(*c, Change{Field: field, A: av, B: bv})
+}
+
 func (c *changes) bool(field string, a, b bool) {
 	if a != b {
 		*c = append(*c, Change{Field: field, A: a, B: b})

@@ -29,6 +29,9 @@ func TestDiff(t *testing.T) {
 		{"tick becomes unknown", func(b *bundle.Bundle) { b.Header.Tick = nil }, []string{
 			"header ~ tick 3000 → absent",
 		}},
+		{"phase left out is absent, not an empty string", func(b *bundle.Bundle) { b.Header.Phase = "" }, []string{
+			"header ~ phase terminal → absent",
+		}},
 		{"death and advisor appear and go", func(b *bundle.Bundle) {
 			b.Header.Death = nil
 			b.Header.Advisor = &bundle.Advisor{Command: "advise --x", Used: false, Reason: "timed out"}
