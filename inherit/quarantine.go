@@ -14,6 +14,10 @@ type Trust struct {
 	Signature  string // "unsigned" (also ""), "trusted" or "untrusted": trust.Verdict.Status
 	SignedBy   string // the signing key's id; "" when unsigned
 	Quarantine bool   // the bundle arrives quarantined: the policy does not accept it as it is, and the caller asked for quarantine
+	// Released: a person released the bundle the store held under
+	// quarantine (bardo release --bundle): it arrives trusted, planned
+	// against the store as it is now, as a trusted inherit would have.
+	Released bool
 }
 
 // QuarantineDocuments is the folder of a store's documents under which a

@@ -205,8 +205,10 @@ func TestQuarantineStaysOut(t *testing.T) {
 	if released == 0 {
 		t.Error("no released entry reaches the germline")
 	}
-	if got := storeDocument(t, st, grimoire.DocPlaybook); got != playbook {
-		t.Error("release replaced PLAYBOOK.md")
+	// The release is the trusted inherit: the bundle's PLAYBOOK.md takes
+	// its place, as a trusted inherit's does; the quarantined one stays.
+	if got, want := storeDocument(t, st, grimoire.DocPlaybook), storeDocument(t, st, inherit.QuarantinePrefix(digest)+grimoire.DocPlaybook); got != want || got == playbook {
+		t.Errorf("after release PLAYBOOK.md is not the released bundle's:\n%s", got)
 	}
 	mustRun(t, "check", "--store", st)
 }
@@ -260,17 +262,24 @@ func TestReleaseBundle(t *testing.T) {
 	if !bytes.Equal(before, mustRead(t, st)) {
 		t.Error("releasing nothing changed the store")
 	}
-	var doc struct{ Changed int }
+	quarantined := statuses(t, st)
+	var doc struct {
+		Applied bool
+		Counts  struct{ Admitted int }
+	}
 	if err := json.Unmarshal([]byte(mustRun(t, "release", "--store", st, "--bundle", digest, "--json")), &doc); err != nil {
 		t.Fatal(err)
 	}
-	all := statuses(t, st)
-	if doc.Changed != len(all) {
-		t.Errorf("released %d entries, the bundle brought %d", doc.Changed, len(all))
+	if !doc.Applied || doc.Counts.Admitted != len(quarantined) {
+		t.Errorf("release applied %v, admitted %d; the bundle brought %d", doc.Applied, doc.Counts.Admitted, len(quarantined))
 	}
-	for id, s := range all {
-		if s == grimoire.StatusQuarantined {
+	all := statuses(t, st)
+	for id := range quarantined {
+		if all[id] == grimoire.StatusQuarantined {
 			t.Errorf("entry %s still quarantined", id)
+		}
+		if aside := inherit.AsideID(digest, id); all[aside] != grimoire.StatusQuarantined {
+			t.Errorf("the quarantined copy %s is %q, want kept quarantined", aside, all[aside])
 		}
 	}
 	mustRun(t, "check", "--store", st)
@@ -340,4 +349,83 @@ func TestLibraryDepositTrustPolicy(t *testing.T) {
 	if !bytes.Equal(before, mustRead(t, lib)) {
 		t.Error("a refused deposit changed the library")
 	}
+}
+
+// TestReleaseIsTrustedInherit: bardo release --bundle makes exactly what a
+// trusted inherit of the bundle would have made at that point — entries
+// the bundle archives stay archived, confidences, flags, edges and
+// documents alike; only the quarantined copies, kept aside, differ.
+func TestReleaseIsTrustedInherit(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, filepath.Join("..", "..", "fixtures", "small.jsonl"))
+	own := filepath.Join(dir, "own.bardo")
+	mustRun(t, "bundle", "testdata/tiny.jsonl", "-o", own, "--quiet", "--sign", sb.ownerKey.secret)
+	released, trusted := filepath.Join(dir, "released.db"), filepath.Join(dir, "trusted.db")
+	for _, st := range []string{released, trusted} {
+		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	}
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", released, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", released, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	// What arrives between the quarantine and the release counts: the
+	// release is planned against the store as it is then.
+	for _, st := range []string{released, trusted} {
+		mustRun(t, "inherit", own, "--store", st, "--now", "2026-11-03T01:30:00Z")
+	}
+	mustRun(t, "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger), "--now", "2026-11-03T02:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", trusted, "--now", "2026-11-03T02:00:00Z")
+
+	got, want := trustedExport(t, released), trustedExport(t, trusted)
+	archived := 0
+	for _, l := range want {
+		if strings.Contains(l, `"status":"archived"`) {
+			archived++
+		}
+	}
+	if archived == 0 {
+		t.Fatal("the trusted inherit archives no entry: the test shows nothing")
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		g, w := map[string]bool{}, map[string]bool{}
+		for _, l := range got {
+			g[l] = true
+		}
+		for _, l := range want {
+			w[l] = true
+		}
+		n := 0
+		for _, l := range want {
+			if !g[l] && n < 5 {
+				t.Errorf("the trusted inherit has, the release has not:\n%s", l)
+				n++
+			}
+		}
+		for _, l := range got {
+			if !w[l] && n < 10 {
+				t.Errorf("the release has, the trusted inherit has not:\n%s", l)
+				n++
+			}
+		}
+		t.Fatalf("release --bundle differs from a trusted inherit (%d lines, want %d)", len(got), len(want))
+	}
+	// Released once: the bundle is applied now, and its quarantined
+	// copies are kept aside, never released again.
+	if stderr := wantExit(t, 0, "is quarantined", "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger)); stderr == "" {
+		t.Error("a second release said nothing")
+	}
+	mustRun(t, "check", "--store", released)
+}
+
+// trustedExport returns the lines of the store's export that are not
+// quarantined: entries, edges and documents a trusted arrival made.
+func trustedExport(t *testing.T, st string) []string {
+	t.Helper()
+	_, out, _ := bardo(t, "", "export", "--store", st)
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l == "" || strings.Contains(l, `"status":"quarantined"`) || strings.Contains(l, `"quarantined:`) || strings.Contains(l, `"name":"`+inherit.QuarantineDocuments) {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines
 }

@@ -1,0 +1,13 @@
+-- bardo store, schema version 3: the bundles a store holds under quarantine.
+-- A bundle inherited with --quarantine keeps its bytes here, with how it
+-- came (channel, --on-similar), so that bardo release --bundle plans it
+-- again as trusted, against the store as it is then, and applies it: the
+-- release is exactly the trusted inherit it stands for (package inherit).
+-- The row stays after the release: what was reviewed is kept.
+CREATE TABLE quarantined_bundles (
+	digest      TEXT PRIMARY KEY CHECK (digest GLOB 'sha256:*'),
+	activity_id INTEGER NOT NULL REFERENCES activities(id),  -- the inherit_quarantined activity
+	channel     TEXT NOT NULL,
+	on_similar  TEXT NOT NULL,
+	bundle      BLOB NOT NULL                                  -- the bundle file (bundle.Encode)
+) STRICT;
