@@ -37,7 +37,12 @@ then: what a trusted inherit of it would have made at that point (archived
 entries archived, its confidences, flags, edges and documents), recorded
 as an inherit that supersedes the quarantined one. A Library (--store LIBRARY) has the same policy:
 once it trusts a key, bardo library deposit refuses (exit 77) a bundle not
-signed by a trusted key.`
+signed by a trusted key, or with --quarantine deposits it quarantined.
+Every library row keeps the verdict of the deposit it came from (the
+signer's key id, or unsigned), and bardo library equip judges it by the
+successor store's policy as inherit judges a bundle: a row not signed by a
+key the store trusts is refused, counted and named in the report, or with
+--quarantine arrives quarantined.`
 
 func newTrustCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

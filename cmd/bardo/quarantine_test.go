@@ -429,3 +429,91 @@ func trustedExport(t *testing.T, st string) []string {
 	}
 	return lines
 }
+
+// TestLibraryEquipTrustPolicy: a library row keeps the verdict of the
+// deposit it came from, and equip judges it by the successor's policy as
+// inherit judges the bundle: an attacker's deposit in a library that
+// trusts no key never arrives active in a store that trusts only the
+// owner — refused and named, or quarantined with --quarantine; a deposit
+// the library quarantined (--quarantine) is never selected.
+func TestLibraryEquipTrustPolicy(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	// The attacker's knowledge is another Golem's (fixtures/small.jsonl),
+	// signed by a key no one trusts.
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", filepath.Join("..", "..", "fixtures", "small.jsonl"), "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	owners := map[string]bool{}
+	for _, id := range strings.Fields("e1 e2 e3 e4 e5 e6 e7 e8 e9") {
+		owners[id] = true
+	}
+	isEvil := func(id string) bool { return !owners[id] }
+	lib := filepath.Join(dir, "lib.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib, "--now", "2026-11-03T00:30:00Z")
+
+	succ := func(name string) string {
+		st := filepath.Join(dir, name)
+		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
+		mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+		return st
+	}
+	var doc struct {
+		Counts  struct{ Admitted, Refused, Quarantined int }
+		Refused []string
+	}
+	st := succ("refuse.db")
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "equip", "--library", lib, "--store", st, "--json", "--now", "2026-11-03T01:00:00Z")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Counts.Refused == 0 || len(doc.Refused) != doc.Counts.Refused {
+		t.Errorf("refused %d, named %v: want the attacker's entries", doc.Counts.Refused, doc.Refused)
+	}
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			t.Errorf("the attacker's entry %s arrived %s", id, s)
+		}
+	}
+	for _, id := range doc.Refused {
+		if !isEvil(id) {
+			t.Errorf("the owner's entry %s was refused", id)
+		}
+	}
+
+	st = succ("quarantine.db")
+	mustRun(t, "library", "equip", "--library", lib, "--store", st, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	evilRows := 0
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			evilRows++
+			if s != grimoire.StatusQuarantined {
+				t.Errorf("with --quarantine the attacker's entry %s arrived %s", id, s)
+			}
+		} else if s == grimoire.StatusQuarantined {
+			t.Errorf("the owner's entry %s arrived quarantined", id)
+		}
+	}
+	if evilRows == 0 {
+		t.Error("with --quarantine none of the attacker's entries arrived")
+	}
+
+	// A library that trusts the owner quarantines the attacker's deposit
+	// with --quarantine, and no equip selects it.
+	lib2 := filepath.Join(dir, "lib2.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib2, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib2, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib2, "--quarantine", "--now", "2026-11-03T00:30:00Z")
+	for id, s := range statuses(t, lib2) {
+		if isEvil(id) && s != grimoire.StatusQuarantined {
+			t.Errorf("the library holds the attacker's entry %s %s, want quarantined", id, s)
+		}
+	}
+	st = succ("fromlib2.db")
+	mustRun(t, "library", "equip", "--library", lib2, "--store", st, "--now", "2026-11-03T01:00:00Z")
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			t.Errorf("a quarantined deposit's entry %s was equipped %s", id, s)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}
