@@ -132,7 +132,7 @@ func TestCheckKeyIsCheck(t *testing.T) {
 		{"owner trusted, unsigned", nil, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, digest := signed(t, newBundle("a", "b"), tc.signer)
+			b, digest := signed(t, newBundle("a", "b", "c"), tc.signer)
 			want, wantErr := tc.policy.Check(b, digest)
 			got, gotErr := tc.policy.CheckKey(digest, want.KeyID)
 			if got.Status() != want.Status() || got.KeyID != want.KeyID || errors.Is(gotErr, trust.ErrUntrusted) != errors.Is(wantErr, trust.ErrUntrusted) {
