@@ -162,7 +162,7 @@ func (s *Store) applyPlan(ctx context.Context, kind string, already error, p *in
 			return err
 		}
 		ap := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
-		steps := []func(context.Context) error{func(ctx context.Context) error { return admit(ap, ctx) },
+		steps := []func(context.Context) error{ap.rekeys, func(ctx context.Context) error { return admit(ap, ctx) },
 			ap.sightings, ap.sameAs, ap.flags, ap.edges, ap.documents, ap.writeLinks}
 		for _, step := range steps {
 			if err := step(ctx); err != nil {

@@ -153,11 +153,16 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", o.Store.Path, err)
 	}
+	// Equipped rows arrive by the planner's rule for a trusted arrival:
+	// the store's quarantined rows are invisible to them, and one holding
+	// an id they take is moved aside.
+	existing, quarantinedRows := inherit.Visible(existing, inherit.Trust{})
 	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}
 	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, t, eo)
 	if err != nil {
 		return fmt.Errorf("planning the equip from %s: %w", o.Library.Path, err)
 	}
+	inherit.MoveAside(&eq.Plan, quarantinedRows)
 	quarantined := judge.confine(eq)
 	judge.note(eq, o.Store.Path, quarantined)
 	res := newEquipResult(o, m, state, sel, eq)
