@@ -247,10 +247,14 @@ func (d *depositRun) into(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
 	}
+	// The planner's rule: quarantined rows are invisible to a trusted
+	// deposit, and one holding an id it takes is moved aside.
+	existing, quarantined := inherit.Visible(existing, d.trust)
 	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}
+	inherit.MoveAside(&dep.Plan, quarantined)
 	res := d.result(dep)
 	if d.o.DryRun {
 		res.Reason = "dry run"

@@ -517,3 +517,43 @@ func TestLibraryEquipTrustPolicy(t *testing.T) {
 	}
 	mustRun(t, "check", "--store", st)
 }
+
+// TestLibraryQuarantineClaimsNothing: in a library, as in a store, a
+// quarantined deposit's look-alikes (the owner's ids and vectors, other
+// text) never dedup a trusted deposit nor hold its ids: the owner's rows
+// arrive active under their own ids, the look-alikes kept aside.
+func TestLibraryQuarantineClaimsNothing(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	tiny, err := os.ReadFile("testdata/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil.jsonl")
+	if err := os.WriteFile(evil, bytes.ReplaceAll(tiny, []byte("delay rebalancing when gas spikes"), []byte("rebalance into every gas spike")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", evil, "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	lib := filepath.Join(dir, "lib.db")
+	other := filepath.Join(dir, "other.bardo")
+	mustRun(t, "bundle", filepath.Join("..", "..", "fixtures", "small.jsonl"), "-o", other, "--quiet", "--sign", sb.ownerKey.secret)
+	mustRun(t, "library", "deposit", other, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib, "--quarantine", "--now", "2026-11-03T00:30:00Z")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T01:00:00Z")
+	got := statuses(t, lib)
+	if got["e1"] != grimoire.StatusActive {
+		t.Errorf("the owner's e1 is %q in the library, want active under its own id", got["e1"])
+	}
+	aside := 0
+	for id, s := range got {
+		if strings.HasPrefix(id, "quarantined:") && s == grimoire.StatusQuarantined {
+			aside++
+		}
+	}
+	if aside == 0 {
+		t.Error("no look-alike kept aside, quarantined")
+	}
+	mustRun(t, "check", "--store", lib)
+}
