@@ -126,5 +126,6 @@ func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf sto
 	o := inheritOptions{Bundle: held.Digest, Store: sf, Channel: held.Channel, OnSimilar: onSimilar, Now: now}
 	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now}
 	in := &inheritRun{g: g, o: o, b: b, digest: held.Digest, opts: opts, now: now, released: true}
+	g.notef("release: bundle %s, quarantined by activity %d, is planned again as a trusted inherit of it against %s as it is now", held.Digest, held.Activity, sf.Path)
 	return in.into(ctx)
 }
