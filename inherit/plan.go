@@ -1,6 +1,7 @@
 package inherit
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -93,6 +94,11 @@ type Plan struct {
 	Documents []grimoire.Document   // by Name
 	Counts    Counts
 	Params    map[string]any // recorded in the activity
+
+	// Kept is the bundle file (bundle.Encode) of a quarantined arrival,
+	// which the store keeps so that a release plans it again as trusted;
+	// nil for a trusted arrival.
+	Kept []byte
 }
 
 // Arrival is one row to insert.
@@ -210,6 +216,9 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	if o.Trust.SignedBy != "" {
 		p.Params["signed_by"] = o.Trust.SignedBy
 	}
+	if o.Trust.Released && !o.Trust.Quarantine {
+		p.Params["released"] = true
+	}
 	seen, quarantined := visible(t.Existing, o.Trust)
 	t.Existing = seen
 	pl := &planner{b: b, t: t, o: o, p: p, digest12: digest12(digest)}
@@ -219,6 +228,11 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	pl.rekeys(quarantined)
 	if o.Trust.Quarantine {
 		pl.confine()
+		var kept bytes.Buffer
+		if err := bundle.Encode(&kept, b); err != nil {
+			return nil, err
+		}
+		p.Kept = kept.Bytes()
 	}
 	p.Counts.FlaggedToxic = len(p.Flags)
 	p.sortOutputs()

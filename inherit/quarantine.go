@@ -2,6 +2,7 @@ package inherit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -14,6 +15,10 @@ type Trust struct {
 	Signature  string // "unsigned" (also ""), "trusted" or "untrusted": trust.Verdict.Status
 	SignedBy   string // the signing key's id; "" when unsigned
 	Quarantine bool   // the bundle arrives quarantined: the policy does not accept it as it is, and the caller asked for quarantine
+	// Released: a person released the bundle the store held under
+	// quarantine (bardo release --bundle): it arrives trusted, planned
+	// against the store as it is now, as a trusted inherit would have.
+	Released bool
 }
 
 // QuarantineDocuments is the folder of a store's documents under which a
@@ -60,17 +65,32 @@ func visible(existing []Existing, t Trust) (seen []Existing, quarantined map[str
 	return seen, quarantined
 }
 
+// Visible is the rule of visible for plans made outside this package (a
+// library equip): the rows of existing an arrival under t meets, and the
+// ids of the quarantined rows it does not.
+func Visible(existing []Existing, t Trust) (seen []Existing, quarantined map[string]bool) {
+	return visible(existing, t)
+}
+
+// MoveAside sets p.Rekeys, as a trusted plan of this package has them:
+// every quarantined row (quarantined, from Visible) whose id a row p
+// admits takes is moved aside under AsideID(p.BundleDigest, id).
+func MoveAside(p *Plan, quarantined map[string]bool) {
+	for _, a := range p.Admit {
+		if quarantined[a.Entry.ID] {
+			p.Rekeys = append(p.Rekeys, Rekey{From: a.Entry.ID, To: AsideID(p.BundleDigest, a.Entry.ID)})
+		}
+	}
+	slices.SortFunc(p.Rekeys, func(a, b Rekey) int { return strings.Compare(a.From, b.From) })
+}
+
 // rekeys moves aside every quarantined row whose id a row of the plan
 // takes.
 func (pl *planner) rekeys(quarantined map[string]bool) {
 	if len(quarantined) == 0 {
 		return
 	}
-	for _, a := range pl.p.Admit {
-		if quarantined[a.Entry.ID] {
-			pl.p.Rekeys = append(pl.p.Rekeys, Rekey{From: a.Entry.ID, To: AsideID(pl.p.BundleDigest, a.Entry.ID)})
-		}
-	}
+	MoveAside(pl.p, quarantined)
 	if n := len(pl.p.Rekeys); n > 0 {
 		pl.warn(fmt.Sprintf("%d quarantined rows held ids this bundle's rows take: they are kept quarantined under %s<id>", n, AsideID(pl.p.BundleDigest, "")))
 	}

@@ -12,6 +12,10 @@ import (
 type DepositOptions struct {
 	OnSimilar string    // inherit.OnSimilarKeep (also "") | inherit.OnSimilarMerge
 	Now       time.Time // recorded in the plan; never used for confidence
+	// Trust is what the library's trust policy said of the source (an
+	// export or a store is unsigned); Trust.Quarantine: it is deposited
+	// quarantined, and no equip selects its rows until they are released.
+	Trust inherit.Trust
 }
 
 // Deposit is everything a deposit does to a library, decided: Plan is
@@ -45,6 +49,7 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		SourceGolemID:    src.GolemID,
 		SourceGeneration: src.Generation,
 		Now:              o.Now,
+		Trust:            o.Trust,
 		Params:           depositParams(src, o),
 	}
 	rows := make([]inherit.Arrival, len(src.Entries))
@@ -96,6 +101,11 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 	p.Edges = mapEdges(src.Edges, rowOf, &p.Counts)
 	if src.Playbook != nil {
 		p.Documents = []grimoire.Document{{Type: grimoire.TypeDocument, Name: PlaybookName(src.Channel, src.GolemID, src.Generation), Text: *src.Playbook}}
+	}
+	if o.Trust.Quarantine {
+		for i := range p.Admit {
+			p.Admit[i].Entry.Status = grimoire.StatusQuarantined
+		}
 	}
 	sortPlan(p)
 	return &Deposit{Plan: *p, Source: src}, nil

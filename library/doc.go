@@ -96,4 +96,14 @@
 // bloodstain_provenance for a record equipped from a death deposit,
 // bloodstain, death_reflection) and which death it bears witness to
 // (DeathOf).
+//
+// # Trust
+//
+// A deposit's plan carries the library's verdict on its source
+// (DepositOptions.Trust, inherit.Trust): a quarantined deposit's records
+// are quarantined, and no equip selects them. The store keeps each
+// deposit's verdict for the rows it brought; the command layer judges each
+// row by the successor's policy (trust.Policy.CheckKey) before it is
+// offered to the Selector, and the plans follow the inherit planner's rule
+// for a trusted arrival (inherit.Visible, inherit.MoveAside).
 package library

@@ -131,6 +131,12 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 		}); err != nil {
 			return err
 		}
+		if p.Trust.Quarantine && p.Kept != nil {
+			if _, err := tx.exec(ctx, `INSERT INTO quarantined_bundles(digest, activity_id, channel, on_similar, bundle)
+				VALUES(?,?,?,?,?)`, p.BundleDigest, id, p.Channel, cmp.Or(p.OnSimilar, inherit.OnSimilarKeep), p.Kept); err != nil {
+				return fmt.Errorf("keeping bundle %s under quarantine: %w", p.BundleDigest, err)
+			}
+		}
 		a := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
 		for _, step := range []func(context.Context) error{a.rekeys, a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
 			if err := step(ctx); err != nil {

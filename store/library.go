@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,7 +58,52 @@ func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.T
 		"edges_offered":  d.Source.EdgesOffered,
 		"edges_left_out": d.Source.EdgesLeftOut,
 	}
-	return s.applyPlan(ctx, ActivityDeposit, ErrAlreadyDeposited, p, now, (*applier).admitDeposit, extra)
+	return s.applyPlan(ctx, ActivityDeposit, ErrAlreadyDeposited, p, now, func(a *applier, ctx context.Context) error {
+		if err := a.admitDeposit(ctx); err != nil {
+			return err
+		}
+		return a.depositVerdict(ctx)
+	}, extra)
+}
+
+// DepositVerdict is the verdict of a deposit's source under the library's
+// trust policy, kept for every row it brought.
+type DepositVerdict struct {
+	Signature   string // inherit.Trust.Signature: unsigned, trusted or untrusted
+	SignedBy    string // the signing key's id; "" when unsigned
+	Quarantined bool
+}
+
+// depositVerdict records the deposit's verdict for the rows it brought.
+func (a *applier) depositVerdict(ctx context.Context) error {
+	t := a.p.Trust
+	_, err := a.tx.exec(ctx, `INSERT INTO deposit_verdicts(source_digest, activity_id, signature, signed_by, quarantined)
+		VALUES(?,?,?,?,?)`, a.p.BundleDigest, a.activity, cmp.Or(t.Signature, "unsigned"), t.SignedBy, t.Quarantine)
+	if err != nil {
+		return fmt.Errorf("recording the verdict of deposit %s: %w", a.p.BundleDigest, err)
+	}
+	return nil
+}
+
+// DepositVerdicts returns the verdict of every deposit of the library, by
+// its source's digest (a row's Store.Bundle). A deposit made before schema
+// 3 has none: its rows count as unsigned.
+func (s *Store) DepositVerdicts(ctx context.Context) (map[string]DepositVerdict, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT source_digest, signature, signed_by, quarantined FROM deposit_verdicts")
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer rows.Close()
+	out := map[string]DepositVerdict{}
+	for rows.Next() {
+		var d string
+		var v DepositVerdict
+		if err := rows.Scan(&d, &v.Signature, &v.SignedBy, &v.Quarantined); err != nil {
+			return nil, err
+		}
+		out[d] = v
+	}
+	return out, classify(rows.Err())
 }
 
 // ApplyEquip applies an equip to a successor's store in one transaction,
@@ -116,7 +162,7 @@ func (s *Store) applyPlan(ctx context.Context, kind string, already error, p *in
 			return err
 		}
 		ap := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
-		steps := []func(context.Context) error{func(ctx context.Context) error { return admit(ap, ctx) },
+		steps := []func(context.Context) error{ap.rekeys, func(ctx context.Context) error { return admit(ap, ctx) },
 			ap.sightings, ap.sameAs, ap.flags, ap.edges, ap.documents, ap.writeLinks}
 		for _, step := range steps {
 			if err := step(ctx); err != nil {

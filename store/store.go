@@ -42,7 +42,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Kinds of store.
 const (

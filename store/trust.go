@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"database/sql"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -200,4 +201,30 @@ func (s *Store) QuarantinedFrom(ctx context.Context, digest string) ([]string, e
 		ids = append(ids, id)
 	}
 	return ids, classify(rows.Err())
+}
+
+// HeldBundle is a bundle the store holds under quarantine: its file and
+// how it came, what bardo release --bundle plans again as trusted.
+type HeldBundle struct {
+	Digest    string
+	Activity  int64 // the inherit_quarantined activity that brought it
+	Channel   string
+	OnSimilar string
+	Bundle    []byte // the bundle file (bundle.Encode)
+}
+
+// QuarantinedBundle returns the bundle of digest the store holds under
+// quarantine, or nil when it holds none (never quarantined, or
+// quarantined by a bardo before schema 3, which kept no bytes).
+func (s *Store) QuarantinedBundle(ctx context.Context, digest string) (*HeldBundle, error) {
+	h := &HeldBundle{Digest: digest}
+	err := s.db.QueryRowContext(ctx, "SELECT activity_id, channel, on_similar, bundle FROM quarantined_bundles WHERE digest=?", digest).
+		Scan(&h.Activity, &h.Channel, &h.OnSimilar, &h.Bundle)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, classify(err)
+	}
+	return h, nil
 }

@@ -92,6 +92,28 @@ func (p Policy) Check(b *bundle.Bundle, digest string) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
+	return p.accept(v, digest)
+}
+
+// CheckKey judges under p knowledge whose signature was judged before,
+// when it arrived somewhere else (a library row keeps the verdict of the
+// deposit it came from): signed by the key of id keyID, or unsigned when
+// keyID is "". The rule is Check's: what p does not accept is a
+// *UntrustedError, returned with the verdict.
+func (p Policy) CheckKey(digest, keyID string) (Verdict, error) {
+	v := Verdict{Signed: keyID != "", KeyID: keyID}
+	for _, t := range p.Trusted {
+		if v.Signed && KeyID(t) == keyID {
+			v.Key, v.Trusted = bytes.Clone(t), true
+			break
+		}
+	}
+	return p.accept(v, digest)
+}
+
+// accept is the one rule: where a signature is required, only a trusted
+// key's is accepted.
+func (p Policy) accept(v Verdict, digest string) (Verdict, error) {
 	if p.Required() && !v.Trusted {
 		return v, &UntrustedError{Digest: digest, Verdict: v, Trusted: len(p.Trusted), Required: p.RequireSignature}
 	}

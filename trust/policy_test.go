@@ -113,3 +113,34 @@ func TestNeutralForgeryVerifiesInStdlib(t *testing.T) {
 		t.Skip("this crypto/ed25519 refuses the neutral forgery itself")
 	}
 }
+
+// TestCheckKeyIsCheck: judging a verdict kept from elsewhere (a library
+// row's deposit) by its key id gives what Check gives for the bundle.
+func TestCheckKeyIsCheck(t *testing.T) {
+	owner, stranger := testKey(1), testKey(2)
+	ownerPub := owner.Public().(ed25519.PublicKey)
+	for _, tc := range []struct {
+		name   string
+		signer ed25519.PrivateKey // nil: unsigned
+		policy trust.Policy
+	}{
+		{"no keys, unsigned", nil, trust.Policy{}},
+		{"no keys, signed", stranger, trust.Policy{}},
+		{"required, unsigned", nil, trust.Policy{RequireSignature: true}},
+		{"owner trusted, owner", owner, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
+		{"owner trusted, stranger", stranger, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
+		{"owner trusted, unsigned", nil, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, digest := signed(t, newBundle("a", "b", "c"), tc.signer)
+			want, wantErr := tc.policy.Check(b, digest)
+			got, gotErr := tc.policy.CheckKey(digest, want.KeyID)
+			if got.Status() != want.Status() || got.KeyID != want.KeyID || errors.Is(gotErr, trust.ErrUntrusted) != errors.Is(wantErr, trust.ErrUntrusted) {
+				t.Errorf("CheckKey: %s %q %v; Check: %s %q %v", got.Status(), got.KeyID, gotErr, want.Status(), want.KeyID, wantErr)
+			}
+			if wantErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Errorf("CheckKey says %q, Check %q", gotErr, wantErr)
+			}
+		})
+	}
+}

@@ -212,7 +212,8 @@ type inheritRun struct {
 	opts   inherit.Options
 	now    time.Time
 
-	verdict trust.Verdict // the bundle's signature, judged (inherit_trust.go)
+	verdict  trust.Verdict // the bundle's signature, judged (inherit_trust.go)
+	released bool          // bardo release --bundle: the bundle the store held under quarantine, applied trusted
 }
 
 // create applies a predecessor's bundle to a store that does not exist

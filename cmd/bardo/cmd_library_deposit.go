@@ -19,16 +19,17 @@ import (
 )
 
 type libraryDepositOptions struct {
-	Source    string // SRC; "-" is stdin
-	Library   libraryFlags
-	Channel   string    // --channel; "" by what SRC is
-	OnSimilar string    // --on-similar
-	LibraryID string    // --library-id: the golem id of a library this deposit creates
-	Strict    bool      // --strict: an export's unknown types and fields are errors
-	Pick      []string  // --pick, repeatable: the ids of a manual pull
-	PickFile  string    // --pick-file: more ids, one a line
-	DryRun    bool      // --dry-run
-	Now       time.Time // --now; zero: the clock, read once
+	Source     string // SRC; "-" is stdin
+	Library    libraryFlags
+	Channel    string    // --channel; "" by what SRC is
+	OnSimilar  string    // --on-similar
+	LibraryID  string    // --library-id: the golem id of a library this deposit creates
+	Strict     bool      // --strict: an export's unknown types and fields are errors
+	Pick       []string  // --pick, repeatable: the ids of a manual pull
+	PickFile   string    // --pick-file: more ids, one a line
+	DryRun     bool      // --dry-run
+	Now        time.Time // --now; zero: the clock, read once
+	Quarantine bool      // --quarantine: an untrusted bundle is deposited quarantined
 
 	bundle *bundle.Bundle // SRC, when it is a bundle: judged against the library's trusted keys
 }
@@ -79,8 +80,13 @@ document); warnings go to stderr.
 
 A library has a trust policy as a store does (bardo trust add --store
 LIBRARY): once it trusts a key, a bundle not signed by a trusted key is
-refused (exit 77) and nothing is written. A library the deposit creates
-trusts no key.
+refused (exit 77) and nothing is written, unless --quarantine: then its
+records are deposited quarantined, and no equip selects them until bardo
+release --store LIBRARY releases them. A library the deposit creates
+trusts no key. Every record keeps the verdict of the deposit it came from
+(the signer's key id, or unsigned; an export or a store is unsigned):
+bardo library equip judges it by the successor's trust policy, as bardo
+inherit judges the bundle it came from.
 
 ` + exitStatus(
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
@@ -141,6 +147,7 @@ trusts no key.
 	f.StringVar(&o.LibraryID, "library-id", defaultLibraryID, "golem `id` of a library this deposit creates")
 	f.BoolVar(&o.Strict, "strict", false, "make an export's unknown record types and fields errors, not warnings")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print each record's decision and write nothing")
+	f.BoolVar(&o.Quarantine, "quarantine", false, "deposit a bundle the library does not trust quarantined, instead of refusing it")
 	f.Var(timeValue{&o.Now}, "now", "`time` recorded for the deposit, RFC 3339 (default: the clock)")
 	return cmd
 }
@@ -171,12 +178,17 @@ type depositRun struct {
 	src  *library.Source
 	kind fileKind
 	now  time.Time
+
+	trust inherit.Trust // the library's verdict on SRC (judge)
 }
 
 // create deposits into a library that does not exist yet: planned first,
 // then the library is created with the deposit applied, in one step.
 func (d *depositRun) create(ctx context.Context) error {
-	dep, err := library.PlanDeposit(d.src, nil, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
+	if err := d.judge(ctx, nil); err != nil {
+		return err
+	}
+	dep, err := library.PlanDeposit(d.src, nil, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}
@@ -235,10 +247,14 @@ func (d *depositRun) into(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
 	}
-	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now})
+	// The planner's rule: quarantined rows are invisible to a trusted
+	// deposit, and one holding an id it takes is moved aside.
+	existing, quarantined := inherit.Visible(existing, d.trust)
+	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}
+	inherit.MoveAside(&dep.Plan, quarantined)
 	res := d.result(dep)
 	if d.o.DryRun {
 		res.Reason = "dry run"
@@ -263,17 +279,27 @@ func (d *depositRun) into(ctx context.Context) error {
 // not signed by a trusted one is refused (exit 77) before anything is
 // written. A library this deposit creates trusts no key.
 func (d *depositRun) judge(ctx context.Context, s *store.Store) error {
+	d.trust = inherit.Trust{Signature: trust.StatusUnsigned}
 	if d.o.bundle == nil {
 		return nil
 	}
-	keys, err := s.TrustedKeys(ctx)
-	if err != nil {
-		return fmt.Errorf("reading the trusted keys of %s: %w", d.o.Library.Path, err)
+	var pol trust.Policy
+	if s != nil {
+		keys, err := s.TrustedKeys(ctx)
+		if err != nil {
+			return fmt.Errorf("reading the trusted keys of %s: %w", d.o.Library.Path, err)
+		}
+		pol.Trusted = trustedKeys(keys)
 	}
-	v, err := trust.Policy{Trusted: trustedKeys(keys)}.Check(d.o.bundle, d.src.Digest)
+	v, err := pol.Check(d.o.bundle, d.src.Digest)
+	d.trust = inherit.Trust{Signature: v.Status(), SignedBy: v.KeyID}
 	switch {
+	case errors.Is(err, trust.ErrUntrusted) && d.o.Quarantine:
+		d.trust.Quarantine = true
+		d.g.notef("library deposit: %s arrives quarantined: no equip selects its records until bardo release --store %s", d.src.Digest, d.o.Library.Path)
+		return nil
 	case errors.Is(err, trust.ErrUntrusted):
-		h := "deposit only bundles the library's owner signed"
+		h := "deposit only bundles the library's owner signed, or deposit it with --quarantine"
 		if v.Signed {
 			h += ", or trust its key " + v.KeyID + " with bardo trust add --store " + d.o.Library.Path
 		}

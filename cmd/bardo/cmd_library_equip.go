@@ -23,6 +23,7 @@ type libraryEquipOptions struct {
 	OnSimilar  string    // --on-similar
 	DryRun     bool      // --dry-run
 	Now        time.Time // --now; zero: the clock, read once
+	Quarantine bool      // --quarantine: rows the store's policy refuses arrive quarantined
 }
 
 func newLibraryEquipCmd(g *globals, runF func(libraryEquipOptions) error) *cobra.Command {
@@ -47,6 +48,13 @@ retrieval floor 0.05 it is stored archived. Death-deposited entries keep
 their bloodstain provenance. Entries meet the store's own rows as an
 inherit's do (above 0.95 a sighting, 0.90 to 0.95 a same_as candidate),
 and the edges among them come along.
+
+Each library entry keeps the verdict of the deposit it came from (the
+signer's key id, or unsigned), and the store's trust policy (bardo trust)
+judges it as bardo inherit judges the bundle it came from: once the store
+trusts a key, an entry not deposited from a bundle signed by a trusted
+key is left out of the selection — counted and named ("refused") — or,
+with --quarantine, arrives quarantined until bardo release.
 
 An equip is keyed by the library's state, the selection and the store: the
 same equip again changes nothing and says "applied: false, reason:
@@ -93,6 +101,7 @@ first 'bardo inherit' make it).
 	f.StringArrayVar(&o.Categories, "category", nil, "equip only entries of `category` (repeatable)")
 	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for an entry at cosine 0.90–0.95 to the store's: keep or merge")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the selection and write nothing")
+	f.BoolVar(&o.Quarantine, "quarantine", false, "equip entries the store's trust policy refuses quarantined, instead of leaving them out")
 	f.Var(timeValue{&o.Now}, "now", "`time` of the effective weights and the equip, RFC 3339 (default: the clock)")
 	return cmd
 }
@@ -118,8 +127,18 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	}
 
 	eo := library.EquipOptions{MaxEntries: o.MaxEntries, Domains: o.Domains, Tags: o.Tags, Categories: o.Categories, Now: now, OnSimilar: o.OnSimilar}
+	judge, err := newEquipJudge(ctx, lib, succ, o.Store.Path, o.Quarantine)
+	if err != nil {
+		return err
+	}
 	sel := library.NewSelector(eo)
-	if err := lib.EachRecord(ctx, func(r *library.Record) error { sel.Add(r); return nil }); err != nil {
+	if err := lib.EachRecord(ctx, func(r *library.Record) error {
+		ok, err := judge.admit(r)
+		if ok {
+			sel.Add(r)
+		}
+		return err
+	}); err != nil {
 		return fmt.Errorf("reading %s: %w", o.Library.Path, err)
 	}
 	edges, err := lib.Edges(ctx)
@@ -134,12 +153,20 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", o.Store.Path, err)
 	}
+	// Equipped rows arrive by the planner's rule for a trusted arrival:
+	// the store's quarantined rows are invisible to them, and one holding
+	// an id they take is moved aside.
+	existing, quarantinedRows := inherit.Visible(existing, inherit.Trust{})
 	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}
 	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, t, eo)
 	if err != nil {
 		return fmt.Errorf("planning the equip from %s: %w", o.Library.Path, err)
 	}
+	inherit.MoveAside(&eq.Plan, quarantinedRows)
+	quarantined := judge.confine(eq)
+	judge.note(eq, o.Store.Path, quarantined)
 	res := newEquipResult(o, m, state, sel, eq)
+	res.Refused, res.Counts.Refused, res.Counts.Quarantined = judge.refused, len(judge.refused), quarantined
 	prev, err := succ.FindActivity(ctx, store.ActivityEquip, eq.Key)
 	switch {
 	case err != nil:

@@ -27,6 +27,7 @@ type equipResult struct {
 	Warnings     []string      `json:"warnings"`
 	Activity     int64         `json:"activity,omitempty"`
 	Selection    []equipChoice `json:"selection,omitempty"`
+	Refused      []string      `json:"refused,omitempty"` // ids the store's trust policy refused, bytewise
 }
 
 type equipCounts struct {
@@ -39,6 +40,8 @@ type equipCounts struct {
 	SameAsCandidates   int `json:"same_as_candidates"`
 	ArchivedBelowFloor int `json:"archived_below_floor"`
 	CausalEdges        int `json:"causal_edges"`
+	Refused            int `json:"refused,omitempty"`     // library entries the store's trust policy refused
+	Quarantined        int `json:"quarantined,omitempty"` // admitted quarantined (--quarantine)
 }
 
 type equipChoice struct {
@@ -146,6 +149,12 @@ func equipRows(res equipResult) [][]string {
 			{"archived_below_floor", c.ArchivedBelowFloor}, {"causal_edges", c.CausalEdges}, {"warnings", len(res.Warnings)},
 		} {
 			rows = append(rows, []string{r.name, strconv.Itoa(r.n)})
+		}
+		if c.Refused > 0 {
+			rows = append(rows, []string{"refused", strconv.Itoa(c.Refused)})
+		}
+		if c.Quarantined > 0 {
+			rows = append(rows, []string{"quarantined", strconv.Itoa(c.Quarantined)})
 		}
 	}
 	return rows

@@ -1,7 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"strings"
+	"time"
+
+	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/store"
 
 	"github.com/spf13/cobra"
 )
@@ -38,10 +46,33 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		held, err := s.QuarantinedBundle(c.Context(), digest)
+		if err != nil {
+			s.Close()
+			return err
+		}
 		ids, err := s.QuarantinedFrom(c.Context(), digest)
 		s.Close()
 		if err != nil {
 			return err
+		}
+		if held != nil && len(ids) > 0 {
+			// Released as a trusted inherit of the bundle, planned now.
+			now := ""
+			if f := c.Flags().Lookup("now"); f != nil {
+				now = f.Value.String()
+			}
+			if err := releaseHeld(c.Context(), g, held, storeFlags{Path: path, Wait: wait}, now); err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				return nil
+			}
+			return run(c, args)
+		}
+		if len(ids) > 0 {
+			g.notef("release: %s keeps no copy of bundle %s (quarantined before schema 3): its %d quarantined entries are released as they are, not as a trusted inherit would have made them",
+				path, digest, len(ids))
 		}
 		if len(ids) == 0 && len(args) == 0 {
 			g.notef("release: no entry of bundle %s is quarantined in %s; nothing changed", digest, path)
@@ -49,12 +80,20 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 		}
 		return run(c, append(args, ids...))
 	}
-	cmd.Flags().StringVar(&digest, "bundle", "", "also release every entry still quarantined that the bundle of `digest` brought")
-	help := `--bundle DIGEST also releases every entry still quarantined that the bundle
-of that digest brought (bardo inherit --quarantine prints it); when there
-is none and no ID is named, nothing changes and it exits 0. The documents
-of a quarantined bundle stay under quarantine/<12 hex of its digest>/:
-releasing entries never replaces the store's own PLAYBOOK.md.
+	cmd.Flags().StringVar(&digest, "bundle", "", "release the quarantined bundle of `digest` as a trusted inherit of it, planned now")
+	help := `--bundle DIGEST releases the bundle of that digest (bardo inherit
+--quarantine prints it) as a whole: the store kept the bundle when it
+arrived quarantined, and plans it again now as a trusted inherit, against
+the store as it is, and applies that plan in one "inherit" activity that
+records "released" and the quarantined activity it supersedes. Entries
+come out exactly as a trusted inherit of the bundle would have made them
+— archived where it archives, at its confidences, with its flags, edges
+and documents (PLAYBOOK.md included) — and it prints that inherit's
+report. The quarantined copies stay, quarantined, moved aside under
+quarantined:<12 hex of the digest>:<id>. A store quarantined the bundle
+before schema 3 kept no copy: then its quarantined entries are released
+as they are, and a warning says so. When nothing of the bundle is
+quarantined and no ID is named, nothing changes and it exits 0.
 
 `
 	if i := strings.Index(cmd.Long, "EXIT STATUS"); i >= 0 {
@@ -62,4 +101,31 @@ releasing entries never replaces the store's own PLAYBOOK.md.
 	}
 	cmd.Example += "\n  bardo release --bundle sha256:24bead4f409e422c3f5e5ccaa5e2b30fc9c6cee8f7379c1cc7532ab6943dd8e9 --store grimoire.db"
 	return cmd
+}
+
+// releaseHeld applies the bundle the store held under quarantine as a
+// trusted inherit of it: planned now against the store, through the
+// planner's rules for a trusted arrival (inherit.Trust.Released), with the
+// channel and --on-similar it came with.
+func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf storeFlags, nowFlag string) error {
+	b, err := bundle.Decode(bytes.NewReader(held.Bundle))
+	if err != nil {
+		return fmt.Errorf("the copy of bundle %s that %s kept: %w", held.Digest, sf.Path, err)
+	}
+	now := time.Now().UTC()
+	if nowFlag != "" {
+		if now, err = time.Parse(time.RFC3339Nano, nowFlag); err != nil {
+			return err
+		}
+	}
+	onSimilar := held.OnSimilar
+	if onSimilar == inherit.OnSimilarAsk && !isTerminal(g.stdin) {
+		onSimilar = inherit.OnSimilarKeep
+		g.notef("release: bundle %s came with --on-similar ask, and standard input is not a terminal: its close pairs are kept both", held.Digest)
+	}
+	o := inheritOptions{Bundle: held.Digest, Store: sf, Channel: held.Channel, OnSimilar: onSimilar, Now: now}
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now}
+	in := &inheritRun{g: g, o: o, b: b, digest: held.Digest, opts: opts, now: now, released: true}
+	g.notef("release: bundle %s, quarantined by activity %d, is planned again as a trusted inherit of it against %s as it is now", held.Digest, held.Activity, sf.Path)
+	return in.into(ctx)
 }

@@ -31,9 +31,18 @@ invisible to every trusted arrival: they never dedup it, never count as its
 sightings, never hold an id it needs (they are moved aside, to
 quarantined:<12 hex of the trusted bundle's digest>:<id>, both kept) and
 never mark its bundle applied: the signed original of a bundle quarantined
-first applies properly. A Library (--store LIBRARY) has the same policy:
+first applies properly. The store keeps a quarantined bundle, and bardo
+release --bundle plans it again as trusted against the store as it is
+then: what a trusted inherit of it would have made at that point (archived
+entries archived, its confidences, flags, edges and documents), recorded
+as an inherit that supersedes the quarantined one. A Library (--store LIBRARY) has the same policy:
 once it trusts a key, bardo library deposit refuses (exit 77) a bundle not
-signed by a trusted key.`
+signed by a trusted key, or with --quarantine deposits it quarantined.
+Every library row keeps the verdict of the deposit it came from (the
+signer's key id, or unsigned), and bardo library equip judges it by the
+successor store's policy as inherit judges a bundle: a row not signed by a
+key the store trusts is refused, counted and named in the report, or with
+--quarantine arrives quarantined.`
 
 func newTrustCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

@@ -29,7 +29,8 @@ func (in *inheritRun) judge(ctx context.Context, s *store.Store) error {
 	v, err := p.Check(in.b, in.digest)
 	in.verdict = v
 	switch {
-	case errors.Is(err, trust.ErrUntrusted) && in.o.Quarantine:
+	case errors.Is(err, trust.ErrUntrusted) && (in.o.Quarantine || in.released):
+		// Quarantined, or released by a person after review.
 		return nil
 	case errors.Is(err, trust.ErrUntrusted):
 		return &hintedError{err: in.planError(err), hint: untrustedHint(in.o.Store.Path, in.digest, v)}
@@ -50,7 +51,7 @@ func untrustedHint(storePath, digest string, v trust.Verdict) string {
 // arrival is how the verdict makes the bundle arrive: an input of the
 // planner (inherit.Trust), which confines a quarantined plan itself.
 func (in *inheritRun) arrival() inherit.Trust {
-	return inherit.Trust{Signature: in.verdict.Status(), SignedBy: in.verdict.KeyID, Quarantine: in.o.Quarantine}
+	return inherit.Trust{Signature: in.verdict.Status(), SignedBy: in.verdict.KeyID, Quarantine: in.o.Quarantine, Released: in.released}
 }
 
 // quarantineNote adds the warning that tells how to release a quarantined

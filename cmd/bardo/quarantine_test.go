@@ -205,8 +205,10 @@ func TestQuarantineStaysOut(t *testing.T) {
 	if released == 0 {
 		t.Error("no released entry reaches the germline")
 	}
-	if got := storeDocument(t, st, grimoire.DocPlaybook); got != playbook {
-		t.Error("release replaced PLAYBOOK.md")
+	// The release is the trusted inherit: the bundle's PLAYBOOK.md takes
+	// its place, as a trusted inherit's does; the quarantined one stays.
+	if got, want := storeDocument(t, st, grimoire.DocPlaybook), storeDocument(t, st, inherit.QuarantinePrefix(digest)+grimoire.DocPlaybook); got != want || got == playbook {
+		t.Errorf("after release PLAYBOOK.md is not the released bundle's:\n%s", got)
 	}
 	mustRun(t, "check", "--store", st)
 }
@@ -260,17 +262,24 @@ func TestReleaseBundle(t *testing.T) {
 	if !bytes.Equal(before, mustRead(t, st)) {
 		t.Error("releasing nothing changed the store")
 	}
-	var doc struct{ Changed int }
+	quarantined := statuses(t, st)
+	var doc struct {
+		Applied bool
+		Counts  struct{ Admitted int }
+	}
 	if err := json.Unmarshal([]byte(mustRun(t, "release", "--store", st, "--bundle", digest, "--json")), &doc); err != nil {
 		t.Fatal(err)
 	}
-	all := statuses(t, st)
-	if doc.Changed != len(all) {
-		t.Errorf("released %d entries, the bundle brought %d", doc.Changed, len(all))
+	if !doc.Applied || doc.Counts.Admitted != len(quarantined) {
+		t.Errorf("release applied %v, admitted %d; the bundle brought %d", doc.Applied, doc.Counts.Admitted, len(quarantined))
 	}
-	for id, s := range all {
-		if s == grimoire.StatusQuarantined {
+	all := statuses(t, st)
+	for id := range quarantined {
+		if all[id] == grimoire.StatusQuarantined {
 			t.Errorf("entry %s still quarantined", id)
+		}
+		if aside := inherit.AsideID(digest, id); all[aside] != grimoire.StatusQuarantined {
+			t.Errorf("the quarantined copy %s is %q, want kept quarantined", aside, all[aside])
 		}
 	}
 	mustRun(t, "check", "--store", st)
@@ -340,4 +349,211 @@ func TestLibraryDepositTrustPolicy(t *testing.T) {
 	if !bytes.Equal(before, mustRead(t, lib)) {
 		t.Error("a refused deposit changed the library")
 	}
+}
+
+// TestReleaseIsTrustedInherit: bardo release --bundle makes exactly what a
+// trusted inherit of the bundle would have made at that point — entries
+// the bundle archives stay archived, confidences, flags, edges and
+// documents alike; only the quarantined copies, kept aside, differ.
+func TestReleaseIsTrustedInherit(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, filepath.Join("..", "..", "fixtures", "small.jsonl"))
+	own := filepath.Join(dir, "own.bardo")
+	mustRun(t, "bundle", "testdata/tiny.jsonl", "-o", own, "--quiet", "--sign", sb.ownerKey.secret)
+	released, trusted := filepath.Join(dir, "released.db"), filepath.Join(dir, "trusted.db")
+	for _, st := range []string{released, trusted} {
+		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	}
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", released, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", released, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	// What arrives between the quarantine and the release counts: the
+	// release is planned against the store as it is then.
+	for _, st := range []string{released, trusted} {
+		mustRun(t, "inherit", own, "--store", st, "--now", "2026-11-03T01:30:00Z")
+	}
+	mustRun(t, "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger), "--now", "2026-11-03T02:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", trusted, "--now", "2026-11-03T02:00:00Z")
+
+	got, want := trustedExport(t, released), trustedExport(t, trusted)
+	archived := 0
+	for _, l := range want {
+		if strings.Contains(l, `"status":"archived"`) {
+			archived++
+		}
+	}
+	if archived == 0 {
+		t.Fatal("the trusted inherit archives no entry: the test shows nothing")
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		g, w := map[string]bool{}, map[string]bool{}
+		for _, l := range got {
+			g[l] = true
+		}
+		for _, l := range want {
+			w[l] = true
+		}
+		n := 0
+		for _, l := range want {
+			if !g[l] && n < 5 {
+				t.Errorf("the trusted inherit has, the release has not:\n%s", l)
+				n++
+			}
+		}
+		for _, l := range got {
+			if !w[l] && n < 10 {
+				t.Errorf("the release has, the trusted inherit has not:\n%s", l)
+				n++
+			}
+		}
+		t.Fatalf("release --bundle differs from a trusted inherit (%d lines, want %d)", len(got), len(want))
+	}
+	// Released once: the bundle is applied now, and its quarantined
+	// copies are kept aside, never released again.
+	if stderr := wantExit(t, 0, "is quarantined", "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger)); stderr == "" {
+		t.Error("a second release said nothing")
+	}
+	mustRun(t, "check", "--store", released)
+}
+
+// trustedExport returns the lines of the store's export that are not
+// quarantined: entries, edges and documents a trusted arrival made.
+func trustedExport(t *testing.T, st string) []string {
+	t.Helper()
+	_, out, _ := bardo(t, "", "export", "--store", st)
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if l == "" || strings.Contains(l, `"status":"quarantined"`) || strings.Contains(l, `"quarantined:`) || strings.Contains(l, `"name":"`+inherit.QuarantineDocuments) {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// TestLibraryEquipTrustPolicy: a library row keeps the verdict of the
+// deposit it came from, and equip judges it by the successor's policy as
+// inherit judges the bundle: an attacker's deposit in a library that
+// trusts no key never arrives active in a store that trusts only the
+// owner — refused and named, or quarantined with --quarantine; a deposit
+// the library quarantined (--quarantine) is never selected.
+func TestLibraryEquipTrustPolicy(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	// The attacker's knowledge is another Golem's (fixtures/small.jsonl),
+	// signed by a key no one trusts.
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", filepath.Join("..", "..", "fixtures", "small.jsonl"), "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	owners := map[string]bool{}
+	for _, id := range strings.Fields("e1 e2 e3 e4 e5 e6 e7 e8 e9") {
+		owners[id] = true
+	}
+	isEvil := func(id string) bool { return !owners[id] }
+	lib := filepath.Join(dir, "lib.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib, "--now", "2026-11-03T00:30:00Z")
+
+	succ := func(name string) string {
+		st := filepath.Join(dir, name)
+		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
+		mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+		return st
+	}
+	var doc struct {
+		Counts  struct{ Admitted, Refused, Quarantined int }
+		Refused []string
+	}
+	st := succ("refuse.db")
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "equip", "--library", lib, "--store", st, "--json", "--now", "2026-11-03T01:00:00Z")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Counts.Refused == 0 || len(doc.Refused) != doc.Counts.Refused {
+		t.Errorf("refused %d, named %v: want the attacker's entries", doc.Counts.Refused, doc.Refused)
+	}
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			t.Errorf("the attacker's entry %s arrived %s", id, s)
+		}
+	}
+	for _, id := range doc.Refused {
+		if !isEvil(id) {
+			t.Errorf("the owner's entry %s was refused", id)
+		}
+	}
+
+	st = succ("quarantine.db")
+	mustRun(t, "library", "equip", "--library", lib, "--store", st, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	evilRows := 0
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			evilRows++
+			if s != grimoire.StatusQuarantined {
+				t.Errorf("with --quarantine the attacker's entry %s arrived %s", id, s)
+			}
+		} else if s == grimoire.StatusQuarantined {
+			t.Errorf("the owner's entry %s arrived quarantined", id)
+		}
+	}
+	if evilRows == 0 {
+		t.Error("with --quarantine none of the attacker's entries arrived")
+	}
+
+	// A library that trusts the owner quarantines the attacker's deposit
+	// with --quarantine, and no equip selects it.
+	lib2 := filepath.Join(dir, "lib2.db")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib2, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib2, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib2, "--quarantine", "--now", "2026-11-03T00:30:00Z")
+	for id, s := range statuses(t, lib2) {
+		if isEvil(id) && s != grimoire.StatusQuarantined {
+			t.Errorf("the library holds the attacker's entry %s %s, want quarantined", id, s)
+		}
+	}
+	st = succ("fromlib2.db")
+	mustRun(t, "library", "equip", "--library", lib2, "--store", st, "--now", "2026-11-03T01:00:00Z")
+	for id, s := range statuses(t, st) {
+		if isEvil(id) {
+			t.Errorf("a quarantined deposit's entry %s was equipped %s", id, s)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}
+
+// TestLibraryQuarantineClaimsNothing: in a library, as in a store, a
+// quarantined deposit's look-alikes (the owner's ids and vectors, other
+// text) never dedup a trusted deposit nor hold its ids: the owner's rows
+// arrive active under their own ids, the look-alikes kept aside.
+func TestLibraryQuarantineClaimsNothing(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	tiny, err := os.ReadFile("testdata/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil.jsonl")
+	if err := os.WriteFile(evil, bytes.ReplaceAll(tiny, []byte("delay rebalancing when gas spikes"), []byte("rebalance into every gas spike")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	att := filepath.Join(dir, "evil.bardo")
+	mustRun(t, "bundle", evil, "-o", att, "--quiet", "--sign", sb.strangerKey.secret)
+	lib := filepath.Join(dir, "lib.db")
+	other := filepath.Join(dir, "other.bardo")
+	mustRun(t, "bundle", filepath.Join("..", "..", "fixtures", "small.jsonl"), "-o", other, "--quiet", "--sign", sb.ownerKey.secret)
+	mustRun(t, "library", "deposit", other, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "library", "deposit", att, "--library", lib, "--quarantine", "--now", "2026-11-03T00:30:00Z")
+	mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--now", "2026-11-03T01:00:00Z")
+	got := statuses(t, lib)
+	if got["e1"] != grimoire.StatusActive {
+		t.Errorf("the owner's e1 is %q in the library, want active under its own id", got["e1"])
+	}
+	aside := 0
+	for id, s := range got {
+		if strings.HasPrefix(id, "quarantined:") && s == grimoire.StatusQuarantined {
+			aside++
+		}
+	}
+	if aside == 0 {
+		t.Error("no look-alike kept aside, quarantined")
+	}
+	mustRun(t, "check", "--store", lib)
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/library"
+	"github.com/bardo-golem/bardo/store"
+	"github.com/bardo-golem/bardo/trust"
+)
+
+// What bardo library equip does with the successor's trusted keys: each
+// library row keeps the verdict of the deposit it came from (the signer's
+// key id, or unsigned), and the successor's policy judges it by the rule
+// bardo inherit applies to a bundle (trust.Policy.CheckKey): a row the
+// policy does not accept is refused — counted and named in the report —
+// or, with --quarantine, equipped quarantined.
+
+// equipJudge judges library rows under the successor's policy.
+type equipJudge struct {
+	policy     trust.Policy
+	verdicts   map[string]store.DepositVerdict // by source digest
+	quarantine bool
+
+	refused     []string        // ids, sorted when reported
+	quarantined map[string]bool // ids equipped quarantined
+}
+
+func newEquipJudge(ctx context.Context, lib, succ *store.Store, succPath string, quarantine bool) (*equipJudge, error) {
+	keys, err := succ.TrustedKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the trusted keys of %s: %w", succPath, err)
+	}
+	verdicts, err := lib.DepositVerdicts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &equipJudge{policy: trust.Policy{Trusted: trustedKeys(keys)}, verdicts: verdicts, quarantine: quarantine,
+		quarantined: map[string]bool{}}, nil
+}
+
+// admit reports whether r may be offered to the selection.
+func (j *equipJudge) admit(r *library.Record) (bool, error) {
+	digest := ""
+	if r.Entry.Store != nil {
+		digest = r.Entry.Store.Bundle
+	}
+	v := j.verdicts[digest]
+	_, err := j.policy.CheckKey(digest, v.SignedBy)
+	switch {
+	case errors.Is(err, trust.ErrUntrusted) && j.quarantine:
+		j.quarantined[r.Entry.ID] = true
+		return true, nil
+	case errors.Is(err, trust.ErrUntrusted):
+		j.refused = append(j.refused, r.Entry.ID)
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// confine makes the rows of the equip the successor does not trust arrive
+// quarantined.
+func (j *equipJudge) confine(eq *library.Equip) int {
+	n := 0
+	for i := range eq.Plan.Admit {
+		if e := &eq.Plan.Admit[i].Entry; j.quarantined[e.ID] {
+			e.Status = grimoire.StatusQuarantined
+			n++
+		}
+	}
+	for i := range eq.Choices {
+		if c := &eq.Choices[i]; j.quarantined[c.ID] && c.Status != "" {
+			c.Status = grimoire.StatusQuarantined
+		}
+	}
+	if n > 0 {
+		eq.Plan.Params["quarantined"] = n
+	}
+	return n
+}
+
+// note tells what the policy refused or quarantined.
+func (j *equipJudge) note(eq *library.Equip, succPath string, quarantined int) {
+	if n := len(j.refused); n > 0 {
+		sort.Strings(j.refused)
+		shown := j.refused[:min(n, 10)]
+		more := ""
+		if n > len(shown) {
+			more = fmt.Sprintf(" and %d more", n-len(shown))
+		}
+		eq.Plan.Counts.Warnings = append(eq.Plan.Counts.Warnings, fmt.Sprintf(
+			"trust: %d library entries refused: their deposits are not signed by a key %s trusts (%v%s); equip with --quarantine to review them",
+			n, succPath, shown, more))
+	}
+	if quarantined > 0 {
+		eq.Plan.Counts.Warnings = append(eq.Plan.Counts.Warnings, fmt.Sprintf(
+			"quarantine: %d entries arrive quarantined, their deposits not signed by a key %s trusts, until bardo release", quarantined, succPath))
+	}
+}

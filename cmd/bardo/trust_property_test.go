@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bardo-golem/bardo/grimoire"
+)
+
+// TestTrustProperty is the property of issue 13: for any sequence of
+// applies onto a store that trusts the owner's key — the owner's bundles,
+// a stranger's look-alike copies quarantined, releases, library deposits
+// of both and equips — the rows that are not quarantined, with their
+// statuses and confidences, equal those of a store that applied only what
+// it trusts, in order: the owner's bundles, a released bundle at its
+// release, and equips from a library holding only the owner's deposits.
+func TestTrustProperty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary a few hundred times")
+	}
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	const variants = 3
+	// owner[k] and its look-alike copy[k] (same digest, a stranger's
+	// signature); attacker[k]: a stranger's own knowledge.
+	var owner, copies, attacker []string
+	for k := 0; k < variants; k++ {
+		own := tinyVariant(t, dir, fmt.Sprintf("o%d", k), 2*k)
+		owner = append(owner, signBundle(t, own, "owner", sb.ownerKey.secret))
+		copies = append(copies, signBundle(t, own, "copy", sb.strangerKey.secret))
+		attacker = append(attacker, signBundle(t, tinyVariant(t, dir, fmt.Sprintf("x%d", k), 2*k+1), "attacker", sb.strangerKey.secret))
+	}
+	digests := make([]string, variants)
+	for k := range owner {
+		digests[k] = bundleDigest(t, owner[k])
+	}
+	for seed := uint64(1); seed <= 8; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 13))
+			d := t.TempDir()
+			subject, ref := filepath.Join(d, "subject.db"), filepath.Join(d, "ref.db")
+			lib, refLib := filepath.Join(d, "lib.db"), filepath.Join(d, "reflib.db")
+			for _, st := range []string{subject, ref} {
+				mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
+			}
+			mustRun(t, "trust", "add", sb.ownerKey.public, "--store", subject, "--now", "2026-11-03T00:00:00Z")
+			var log []string
+			libs := map[string]bool{}
+			var quarantined, trusted [variants]bool
+			for step := 0; step < 14; step++ {
+				now := fmt.Sprintf("2026-11-03T%02d:00:00Z", step+1)
+				k := rng.IntN(variants)
+				switch op := rng.IntN(6); op {
+				case 0:
+					log = append(log, fmt.Sprintf("inherit owner %d", k))
+					trusted[k] = true
+					mustRun(t, "inherit", owner[k], "--store", subject, "--now", now)
+					mustRun(t, "inherit", owner[k], "--store", ref, "--now", now)
+				case 1:
+					log = append(log, fmt.Sprintf("inherit copy %d --quarantine", k))
+					quarantined[k] = true
+					mustRun(t, "inherit", copies[k], "--store", subject, "--quarantine", "--now", now)
+				case 2:
+					log = append(log, fmt.Sprintf("release %d", k))
+					if code, _, stderr := bardo(t, "", "release", "--store", subject, "--bundle", digests[k], "--now", now); code != 0 {
+						t.Fatalf("%v: release exit %d\n%s", log, code, stderr)
+					}
+					// Released: trusted from now on. Only a bundle
+					// quarantined, and not yet trusted, is released.
+					if quarantined[k] && !trusted[k] {
+						trusted[k] = true
+						mustRun(t, "inherit", copies[k], "--store", ref, "--now", now)
+					}
+				case 3:
+					log = append(log, fmt.Sprintf("deposit owner %d", k))
+					mustRun(t, "library", "deposit", owner[k], "--library", lib, "--now", now)
+					mustRun(t, "library", "deposit", owner[k], "--library", refLib, "--now", now)
+					libs[lib], libs[refLib] = true, true
+				case 4:
+					log = append(log, fmt.Sprintf("deposit attacker %d", k))
+					mustRun(t, "library", "deposit", attacker[k], "--library", lib, "--now", now)
+					libs[lib] = true
+				case 5:
+					log = append(log, "equip")
+					if libs[lib] {
+						mustRun(t, "library", "equip", "--library", lib, "--store", subject, "--now", now)
+					}
+					if libs[refLib] {
+						mustRun(t, "library", "equip", "--library", refLib, "--store", ref, "--now", now)
+					}
+				}
+				if got, want := trustedRows(t, subject), trustedRows(t, ref); got != want {
+					t.Fatalf("after %s:\nthe store's trusted rows:\n%s\nwant (only the trusted applies):\n%s", strings.Join(log, "; "), got, want)
+				}
+			}
+			mustRun(t, "check", "--store", subject)
+		})
+	}
+}
+
+// trustedRows are the store's rows that are not quarantined, one a line:
+// id, status and confidence, in id order.
+func trustedRows(t *testing.T, st string) string {
+	t.Helper()
+	_, out, stderr := bardo(t, "", "export", "--store", st)
+	r, err := grimoire.NewReader(strings.NewReader(out), grimoire.ReadOptions{})
+	if err != nil {
+		t.Fatalf("export %s: %v\n%s", st, err, stderr)
+	}
+	var lines []string
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		if e, ok := rec.(*grimoire.Entry); ok && e.Status != grimoire.StatusQuarantined {
+			lines = append(lines, fmt.Sprintf("%s %s %v", e.ID, e.Status, e.Confidence))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tinyVariant writes testdata/tiny.jsonl as another Golem's export: ids,
+// contents and vectors of its own (at angles 30° apart, so that no two
+// variants' rows are duplicates).
+func tinyVariant(t *testing.T, dir, name string, slot int) string {
+	t.Helper()
+	tiny, err := os.ReadFile("testdata/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(tiny)
+	s = strings.ReplaceAll(s, "golem-tiny", "golem-"+name)
+	for _, id := range []string{"e1", "e2", "e3", "ep1"} {
+		s = strings.ReplaceAll(s, `"`+id+`"`, `"`+name+"-"+id+`"`)
+	}
+	for _, c := range []string{"delay rebalancing when gas spikes", "pool X drains after oracle updates", "a dream about liquidity"} {
+		s = strings.ReplaceAll(s, `"content":"`+c+`"`, fmt.Sprintf(`"content":"%s, by %s"`, c, name))
+	}
+	vec := func(j int) string {
+		a := float64(2*slot+j) * math.Pi / 6
+		b, _ := json.Marshal([]float64{math.Round(math.Cos(a)*1e6) / 1e6, math.Round(math.Sin(a)*1e6) / 1e6})
+		return string(b)
+	}
+	s = strings.Replace(s, `"embedding":[1,0]`, `"embedding":`+vec(0), 1)
+	s = strings.Replace(s, `"embedding":[0,1]`, `"embedding":`+vec(1), 1)
+	p := filepath.Join(dir, name+".jsonl")
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func signBundle(t *testing.T, export, who, key string) string {
+	t.Helper()
+	out := strings.TrimSuffix(export, ".jsonl") + "-" + who + ".bardo"
+	mustRun(t, "bundle", export, "-o", out, "--quiet", "--sign", key)
+	return out
+}
