@@ -149,13 +149,7 @@ func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (
 				quarantined = append(quarantined, x.ID)
 				continue
 			}
-			e := *x
-			e.EmotionalTag, e.ParentEpisodeIDs, e.Store = nil, nil, nil
-			m := ""
-			if len(e.Embedding) > 0 {
-				m = model
-			}
-			src.Entries = append(src.Entries, Offer{Entry: e, EmbeddingModel: m})
+			src.Entries = append(src.Entries, offerOf(x, model))
 		case *grimoire.CausalEdge:
 			src.EdgesOffered++
 			if !want[x.SourceID] || !want[x.TargetID] || !EdgeQualifies(x) {

@@ -229,16 +229,23 @@ func FromExport(r *grimoire.Reader, digest string) (*Source, error) {
 				src.LeftOut++
 				continue
 			}
-			e := *x
-			e.EmotionalTag, e.ParentEpisodeIDs, e.Store = nil, nil, nil
-			m := ""
-			if len(e.Embedding) > 0 {
-				m = model
-			}
-			src.Entries = append(src.Entries, Offer{Entry: e, EmbeddingModel: m})
+			src.Entries = append(src.Entries, offerOf(x, model))
 		case *grimoire.CausalEdge:
 			src.EdgesOffered++
 			src.EdgesLeftOut++
 		}
 	}
+}
+
+// offerOf is an export's entry as the Library is offered it: the soma it
+// carries (emotional tag, parent episodes, the store's own state) stripped,
+// its vector in the export's space model.
+func offerOf(x *grimoire.Entry, model string) Offer {
+	e := *x
+	e.EmotionalTag, e.ParentEpisodeIDs, e.Store = nil, nil, nil
+	m := ""
+	if len(e.Embedding) > 0 {
+		m = model
+	}
+	return Offer{Entry: e, EmbeddingModel: m}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/store"
@@ -65,28 +67,17 @@ type backupResult struct {
 }
 
 func runBackup(c *cobra.Command, g *globals, o backupOptions) error {
-	if err := checkDistinct(o.Output, store.Files(o.Store.Path)...); err != nil {
-		return err
-	}
-	s, err := openStore(c.Context(), o.Store, false)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
 	tmp, err := g.scratch.dir()
 	if err != nil {
 		return err
 	}
-	out, err := g.createOutput(o.Output)
-	if err != nil {
+	var st store.BackupStats
+	err = g.writeFromStore(c.Context(), o.Store, o.Output, func(s *store.Store, w io.Writer) error {
+		var err error
+		st, err = s.Backup(c.Context(), w, tmp)
 		return err
-	}
-	defer out.Abort()
-	st, err := s.Backup(c.Context(), out, tmp)
+	})
 	if err != nil {
-		return err
-	}
-	if err := out.Commit(); err != nil {
 		return err
 	}
 	res := backupResult{Store: o.Store.Path, Output: o.Output, Bytes: st.Bytes,
@@ -94,10 +85,7 @@ func runBackup(c *cobra.Command, g *globals, o backupOptions) error {
 	if g.json {
 		return writeJSON(g.stdout, "bardo.backup/v1", res)
 	}
-	name := o.Output
-	if name == "-" {
-		name = "stdout"
-	}
+	name := outputName(o.Output)
 	g.notef("%s: a copy of %s (golem %s, generation %d, schema %d), %d bytes", name, o.Store.Path, res.GolemID, res.Generation, res.SchemaVersion, res.Bytes)
 	return nil
 }

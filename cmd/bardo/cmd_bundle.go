@@ -178,10 +178,7 @@ func runBundle(g *globals, o bundleOptions) error {
 			SignedBy:        signedBy,
 		})
 	}
-	name := o.Output
-	if name == "-" {
-		name = "stdout"
-	}
+	name := outputName(o.Output)
 	g.notef("%s: %s, %d entries of %d candidates, %s, %s, %d bytes",
 		name, digest, h.Counts.Entries, h.Counts.Candidates,
 		counted(h.Counts.ReflectionItems, "reflection item", "reflection items"),

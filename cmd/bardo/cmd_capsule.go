@@ -162,10 +162,7 @@ func runCapsule(c *cobra.Command, g *globals, o capsuleOptions) error {
 	if g.json {
 		return writeJSON(g.stdout, "bardo.capsule/v1", res)
 	}
-	name := o.Output
-	if name == "-" {
-		name = "stdout"
-	}
+	name := outputName(o.Output)
 	total := 0
 	for _, n := range rep.Records {
 		total += n

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,28 +89,20 @@ type exportEmbeddingSpace struct {
 }
 
 func runExport(c *cobra.Command, g *globals, o exportOptions) error {
-	if err := checkDistinct(o.Output, store.Files(o.Store.Path)...); err != nil {
+	var (
+		st store.ExportStats
+		m  store.Meta
+	)
+	err := g.writeFromStore(c.Context(), o.Store, o.Output, func(s *store.Store, w io.Writer) error {
+		var err error
+		st, err = s.Export(c.Context(), w, store.ExportOptions{Now: o.Now})
+		m = s.Meta()
 		return err
-	}
-	s, err := openStore(c.Context(), o.Store, false)
+	})
 	if err != nil {
-		return err
-	}
-	defer s.Close()
-	out, err := g.createOutput(o.Output)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	st, err := s.Export(c.Context(), out, store.ExportOptions{Now: o.Now})
-	if err != nil {
-		return err
-	}
-	if err := out.Commit(); err != nil {
 		return err
 	}
 
-	m := s.Meta()
 	res := exportResult{
 		Store: o.Store.Path, Output: o.Output, GolemID: m.GolemID, Generation: m.Generation, ParentBundle: m.ParentBundle,
 		ExportedAt: st.ExportedAt.Format(time.RFC3339Nano), Entries: st.Entries, Quarantined: st.QuarantinedEntries,
@@ -122,10 +115,7 @@ func runExport(c *cobra.Command, g *globals, o exportOptions) error {
 	if g.json {
 		return writeJSON(g.stdout, "bardo.export/v1", res)
 	}
-	name := o.Output
-	if name == "-" {
-		name = "stdout"
-	}
+	name := outputName(o.Output)
 	g.notef("%s: %d entries (%d re-earned), %d causal edges, %d documents, exported_at %s",
 		name, res.Entries, res.ReEarned, res.CausalEdges, res.Documents, res.ExportedAt)
 	if st.EmbeddingsDropped > 0 {

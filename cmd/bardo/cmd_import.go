@@ -170,10 +170,7 @@ func runImport(g *globals, o importOptions) error {
 	if !rep.Quarantined {
 		trust = "trusted"
 	}
-	dest := o.Output
-	if dest == "-" {
-		dest = "stdout"
-	}
+	dest := outputName(o.Output)
 	g.notef("%s: %s %s → %d entries (%s), %d causal edges, %d documents, %d episodes; %d kinds left out",
 		dest, rep.Kind, name, rep.Written[grimoire.TypeEntry], trust, rep.Written[grimoire.TypeCausalEdge],
 		rep.Written[grimoire.TypeDocument], rep.Written[grimoire.TypeEpisode], len(rep.LeftOut))

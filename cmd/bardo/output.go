@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/store"
 )
 
 // output is a file a command writes: published by Commit, dropped by
@@ -31,6 +33,38 @@ func (g *globals) checkOutput(c *cobra.Command, path string) error {
 		return usagef(c.CommandPath(), "--json and -o - would both write to stdout")
 	}
 	return nil
+}
+
+// outputName is how summaries name an output path: "stdout" for "-".
+func outputName(path string) string {
+	if path == "-" {
+		return "stdout"
+	}
+	return path
+}
+
+// writeFromStore opens the store read-only and writes the output path
+// from it: an output that is one of the store's files is refused before
+// anything is read (exit 73), and the output is published only when write
+// succeeds. export and backup are this shape.
+func (g *globals) writeFromStore(ctx context.Context, sf storeFlags, path string, write func(*store.Store, io.Writer) error) error {
+	if err := checkDistinct(path, store.Files(sf.Path)...); err != nil {
+		return err
+	}
+	s, err := openStore(ctx, sf, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	out, err := g.createOutput(path)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := write(s, out); err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // createOutput starts writing the output path ("-": stdout), as
