@@ -74,7 +74,7 @@ error.
 		Example: `  bardo recall --text "oracle heartbeat stalled during a crisis" --library ~/babel.db
   bardo recall --like live.jsonl --store golem-8b.db --limit 5
   bardo recall --like live.jsonl --json | jq '.hits[0].why'
-  embed "oracle stalled" | bardo recall --vector - --min-cosine 0.75`,
+  bardo recall --vector query.json --library ~/babel.db --min-cosine 0.75`,
 		Args: positional(0, 0),
 		RunE: func(c *cobra.Command, args []string) error {
 			f := c.Flags()
