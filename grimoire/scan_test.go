@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -125,12 +126,18 @@ func TestSchemasFollowModel(t *testing.T) {
 }
 
 // FuzzScanObject checks the scanner against encoding/json: every valid
-// JSON object scans, into the keys and values encoding/json sees.
+// JSON object of valid UTF-8 scans, into the keys and values encoding/json
+// sees. A line of invalid UTF-8 never reaches a record (Reader.recordType refuses
+// it), and there encoding/json would replace bytes with U+FFFD where the
+// scanner keeps them: that difference cannot matter.
 func FuzzScanObject(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1,"b":[{"c":"]"}]}`, `{"\u0061":"\"","b":null}`, `[1]`, `{"a":1,}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if !utf8.Valid(data) {
+			return
+		}
 		members, err := scanObject(data, nil)
 		var want map[string]json.RawMessage
 		if json.Unmarshal(data, &want) != nil {
