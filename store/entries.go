@@ -163,22 +163,10 @@ func (t *Tx) Flag(ctx context.Context, entryID, flag, reason string, activity in
 
 // Entry returns one row.
 func (s *Store) Entry(ctx context.Context, id string) (*Row, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+" FROM grimoire_entries WHERE id=?", id)
+	r, err := rowIn(ctx, s.db, id)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("entry %q: %w", id, ErrNoEntry)
-	}
-	r, err := scanRow(rows)
-	if err != nil {
-		return nil, err
-	}
-	rows.Close()
 	if err := s.loadEmbedding(ctx, r); err != nil {
 		return nil, err
 	}
