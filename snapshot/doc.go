@@ -51,5 +51,16 @@
 //
 // [Plan] keeps, per Golem, the newest snapshot always, those within a
 // duration of now, and the N newest; it removes the rest and says why for
-// each file. It reads no clock: now is passed in.
+// each file. It reads no clock: now is passed in. [Rotate] carries a plan
+// out in a folder.
+//
+// # The snapshot folder
+//
+// bardo writes snapshots into a folder that exists ([CheckFolder]: a
+// missing one is a [MissingFolderError], never created). Runs on one
+// folder take its lock, [LockName], with [LockFolder], which then removes
+// the temporary snapshot files of runs killed mid-write (atomicfile's
+// names, told apart by atomicfile.TempBase). [List] reads the folder's
+// snapshots from their names, [ReadTick] a snapshot's tick from its file.
+// Anything else in the folder is not bardo's and is left alone.
 package snapshot

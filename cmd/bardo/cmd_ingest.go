@@ -101,10 +101,7 @@ type ingestCounts struct {
 }
 
 func runIngest(c *cobra.Command, g *globals, o ingestOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	f, err := g.openSeekable(o.Export)
 	if err != nil {
 		return err
@@ -194,13 +191,4 @@ func exportDigest(f io.ReadSeeker, name string) (string, error) {
 		return "", err
 	}
 	return digest, nil
-}
-
-// emptyIfNil makes a nil list an empty one, so that JSON shows [] and not
-// null.
-func emptyIfNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

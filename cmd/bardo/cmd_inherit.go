@@ -135,10 +135,7 @@ bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 }
 
 func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	b, digest, err := readBundle(g, o.Bundle)
 	if err != nil {
 		return err

@@ -79,10 +79,7 @@ type initResult struct {
 }
 
 func runInit(c *cobra.Command, g *globals, o initOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	s, err := store.Create(c.Context(), o.Store.Path, store.Meta{
 		GolemID:    o.GolemID,
 		Generation: o.Generation,

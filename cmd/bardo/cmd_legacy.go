@@ -16,6 +16,7 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/legacy"
+	"github.com/bardo-golem/bardo/snapshot"
 	"github.com/bardo-golem/bardo/trust"
 )
 
@@ -126,7 +127,7 @@ clade_sources, signed_by.
 }
 
 func runLegacy(g *globals, o legacyOptions) error {
-	if err := checkFolder(o.Dir); err != nil {
+	if err := snapshot.CheckFolder(o.Dir); err != nil {
 		return err
 	}
 	var key ed25519.PrivateKey

@@ -90,10 +90,7 @@ type lsDepositor struct {
 }
 
 func runLibraryLs(ctx context.Context, g *globals, o libraryLsOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	s, err := openLibrary(ctx, o.Library, false)
 	if err != nil {
 		return err

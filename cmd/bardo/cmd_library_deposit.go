@@ -153,10 +153,7 @@ inherit judges the bundle it came from.
 }
 
 func runLibraryDeposit(c *cobra.Command, g *globals, o libraryDepositOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	src, kind, err := readDepositSource(c, g, &o)
 	if err != nil {
 		return err

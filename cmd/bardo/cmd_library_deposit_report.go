@@ -86,7 +86,7 @@ func (d *depositRun) render(res depositResult, dep *library.Deposit) error {
 	if res.Plan == nil {
 		return writeTable(g.stdout, g.stdoutTerminal, []string{"field", "value"}, depositRows(res))
 	}
-	if err := writeTable(g.stdout, g.stdoutTerminal, []string{"decision", "id", "kind", "confidence", "status", "match", "cosine"}, decisionRows(&dep.Plan)); err != nil {
+	if err := writeTable(g.stdout, g.stdoutTerminal, decisionHeader, decisionRows(&dep.Plan)); err != nil {
 		return err
 	}
 	c := res.Counts

@@ -107,10 +107,7 @@ first 'bardo inherit' make it).
 }
 
 func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	lib, err := openLibrary(ctx, o.Library, false)
 	if err != nil {
 		return err

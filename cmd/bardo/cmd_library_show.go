@@ -99,10 +99,7 @@ type showAttestor struct {
 }
 
 func runLibraryShow(ctx context.Context, g *globals, o libraryShowOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	s, err := openLibrary(ctx, o.Library, false)
 	if err != nil {
 		return err

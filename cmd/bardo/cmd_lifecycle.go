@@ -165,10 +165,7 @@ type lifecycleEntry struct {
 }
 
 func runLifecycle(c *cobra.Command, g *globals, o lifecycleOptions, sp lifecycleSpec) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	s, err := openStore(c.Context(), o.Store, true)
 	if err != nil {
 		return err

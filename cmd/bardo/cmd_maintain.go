@@ -86,10 +86,7 @@ Prints the report (a section/name/value/threshold/status table, or with
 }
 
 func runMaintain(c *cobra.Command, g *globals, o maintainOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	s, err := openStore(c.Context(), o.Store, true)
 	if err != nil {
 		return err

@@ -94,10 +94,7 @@ func (e *notConfirmedError) Error() string {
 }
 
 func runPurge(c *cobra.Command, g *globals, o purgeOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	// Without --confirm the store is only read: no lock, no write.
 	s, err := openStore(c.Context(), o.Store, o.Confirm)
 	if err != nil {

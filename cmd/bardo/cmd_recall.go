@@ -119,10 +119,7 @@ error.
 }
 
 func runRecall(ctx context.Context, g *globals, o recallOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	conds, err := recallConditions(g, o)
 	if err != nil {
 		return err

@@ -108,6 +108,12 @@ type reflectItemView struct {
 	Novelty float64    `json:"novelty"`
 }
 
+// refView is a reference of a reflection item.
+type refView struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
 // frameView is an item's framing (bundle.Frame, FORMAT.md "Reflection
 // items"), key for key.
 type frameView struct {

@@ -112,12 +112,13 @@ func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf sto
 	if err != nil {
 		return fmt.Errorf("the copy of bundle %s that %s kept: %w", held.Digest, sf.Path, err)
 	}
-	now := time.Now().UTC()
+	var now time.Time
 	if nowFlag != "" {
 		if now, err = time.Parse(time.RFC3339Nano, nowFlag); err != nil {
 			return err
 		}
 	}
+	now = nowOr(now)
 	onSimilar := held.OnSimilar
 	if onSimilar == inherit.OnSimilarAsk && !isTerminal(g.stdin) {
 		onSimilar = inherit.OnSimilarKeep

@@ -214,10 +214,7 @@ func runReviewPairs(c *cobra.Command, g *globals, o reviewOptions, kind string) 
 }
 
 func decidePair(c *cobra.Command, g *globals, s *store.Store, o reviewOptions, res reviewResult) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
+	now := nowOr(o.Now)
 	id, accept := o.Accept, true
 	if o.Reject > 0 {
 		id, accept = o.Reject, false

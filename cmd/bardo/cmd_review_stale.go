@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -68,10 +67,7 @@ func runReviewStale(c *cobra.Command, g *globals, o reviewOptions) error {
 	defer s.Close()
 	res := reviewResult{Store: o.Store.Path, Kind: maintain.StaleFlag}
 	if clear {
-		now := o.Now
-		if now.IsZero() {
-			now = time.Now().UTC()
-		}
+		now := nowOr(o.Now)
 		act, err := s.ClearStale(c.Context(), o.Clear, now)
 		if err != nil {
 			return unknownID(err)

@@ -45,7 +45,7 @@ dies without a death protocol, a successor inherits from its last snapshot
 
 The file is DIR/<golem id>-<exported_at>-<digest prefix>.snapshot, written
 to a temporary file and renamed. A snapshot that already exists is not
-written again. Runs on one DIR take its lock, DIR/` + snapshotLockName + `: a
+written again. Runs on one DIR take its lock, DIR/` + snapshot.LockName + `: a
 second run waits up to --wait, then exits 75.
 
 --if-due writes only when a snapshot is due, judged from the newest
@@ -114,15 +114,12 @@ and --quiet, so that only errors are mailed:
 }
 
 func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now().UTC()
-	}
-	if err := checkFolder(o.Dir); err != nil {
+	now := nowOr(o.Now)
+	if err := snapshot.CheckFolder(o.Dir); err != nil {
 		return err
 	}
 	if !o.DryRun {
-		l, err := lockFolder(ctx, o.Dir, o.Wait)
+		l, err := snapshot.LockFolder(ctx, o.Dir, o.Wait)
 		if err != nil {
 			return err
 		}
@@ -139,13 +136,16 @@ func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	if err != nil {
 		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
 	}
-	infos, err := listSnapshots(o.Dir)
+	infos, err := snapshot.List(o.Dir)
 	if err != nil {
 		return err
 	}
 	newest := snapshot.Newest(infos, h.GolemID)
 	if newest != nil {
-		g.readTick(newest)
+		// A snapshot whose tick cannot be read is judged by its name.
+		if err := snapshot.ReadTick(newest); err != nil {
+			g.warnf("%v; deciding from its name", err)
+		}
 	}
 	decision := snapshot.Due(newest, h, o.Interval)
 	res := snapshotResult{Due: decision.Due, Reason: decision.Reason, DryRun: o.DryRun, Rotation: []rotationRow{}}
@@ -181,8 +181,12 @@ func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	}
 
 	if o.Keep > 0 || o.KeepWithin > 0 {
-		if res.Rotation, err = rotate(infos, res.Path, h.GolemID, o, now); err != nil {
+		rot, err := snapshot.Rotate(infos, res.Path, h.GolemID, o.Keep, o.KeepWithin, now, o.DryRun)
+		if err != nil {
 			return err
+		}
+		for _, r := range rot {
+			res.Rotation = append(res.Rotation, rotationRow{Path: r.Info.Path, Action: r.Action, Reason: r.Reason})
 		}
 	}
 	return g.renderSnapshot(res, &snapshotSummary{b: b, bytes: size})

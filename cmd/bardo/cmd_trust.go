@@ -258,14 +258,6 @@ func renderTrust(g *globals, res trustResult, keys []store.TrustedKey) error {
 	return writeTable(g.stdout, g.stdoutTerminal, []string{"id", "public_key", "comment", "added_at", "activity"}, rows)
 }
 
-// nowOr is t, or the clock when t is zero: a command reads the clock once.
-func nowOr(t time.Time) time.Time {
-	if t.IsZero() {
-		return time.Now().UTC()
-	}
-	return t
-}
-
 // trustedKeys returns the public keys of a store's trusted keys.
 func trustedKeys(keys []store.TrustedKey) []ed25519.PublicKey {
 	out := make([]ed25519.PublicKey, len(keys))

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bardo-golem/bardo/snapshot"
 	"github.com/bardo-golem/bardo/store"
 )
 
@@ -109,7 +110,7 @@ func assertOneSnapshot(t *testing.T, dir string) {
 		switch {
 		case strings.HasSuffix(n, ".snapshot"):
 			snaps = append(snaps, n)
-		case n != snapshotLockName:
+		case n != snapshot.LockName:
 			other = append(other, n)
 		}
 	}
@@ -187,7 +188,7 @@ func TestStaleLocks(t *testing.T) {
 		if err := holder.Start(); err != nil {
 			t.Fatal(err)
 		}
-		lockFile := filepath.Join(dir, snapshotLockName)
+		lockFile := filepath.Join(dir, snapshot.LockName)
 		waitForHolder(t, lockFile, holder.Process.Pid)
 		stderr := wantExit(t, 75, "held by pid "+strconv.Itoa(holder.Process.Pid), "snapshot", small, "--dir", dir, "--wait", "0")
 		if !strings.Contains(stderr, "raise --wait") {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/bardo-golem/bardo/snapshot"
 )
 
 // smallDisk mounts a tmpfs of size (as mount(8) takes it: "64k") on a new
@@ -52,7 +54,7 @@ func TestDiskFull(t *testing.T) {
 		}
 		wantExit(t, 74, "no space left on device", "snapshot", small, "--dir", disk)
 		for _, n := range folderNames(t, disk) {
-			if n != "filler" && n != snapshotLockName {
+			if n != "filler" && n != snapshot.LockName {
 				t.Errorf("a failed snapshot left %s", n)
 			}
 		}

@@ -74,6 +74,15 @@ func marshalJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// emptyIfNil makes a nil list an empty one, so that JSON shows [] and not
+// null.
+func emptyIfNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
 func writeIndented(w io.Writer, compact []byte) error {
 	var out bytes.Buffer
 	if err := json.Indent(&out, compact, "", "  "); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -106,6 +107,20 @@ func (s *stdoutOutput) Write(p []byte) (int, error) {
 
 func (s *stdoutOutput) Commit() error { return s.err }
 func (s *stdoutOutput) Abort() error  { return nil }
+
+// writeSnapshot writes b to path atomically and returns its size.
+func writeSnapshot(path string, b *bundle.Bundle) (int64, error) {
+	out, err := atomicfile.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	defer out.Abort()
+	w := &countingWriter{w: out}
+	if err := bundle.Encode(w, b); err != nil {
+		return 0, err
+	}
+	return w.n, out.Commit()
+}
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/bardo-golem/bardo/snapshot"
 )
 
 // Diagnostics follow age's rules (STYLE.md §3): on stderr, each line
@@ -79,6 +81,10 @@ func hints(err error) []string {
 	var h hinter
 	if errors.As(err, &h) {
 		return []string{h.Hint()}
+	}
+	var missing *snapshot.MissingFolderError
+	if errors.As(err, &missing) {
+		return []string{"create it first: mkdir -p " + missing.Dir}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/snapshot"
 )
 
 // TestSnapshotOptions pins the flags' defaults and how they parse.
@@ -64,7 +65,7 @@ func TestSnapshotExitCodes(t *testing.T) {
 	if err := os.Mkdir(locked, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	l, err := lock.Acquire(context.Background(), filepath.Join(locked, snapshotLockName), 0)
+	l, err := lock.Acquire(context.Background(), filepath.Join(locked, snapshot.LockName), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestSnapshotConcurrent(t *testing.T) {
 			for _, e := range entries {
 				names = append(names, e.Name())
 			}
-			if len(names) != 2 || names[0] != snapshotLockName || !strings.HasSuffix(names[1], ".snapshot") {
+			if len(names) != 2 || names[0] != snapshot.LockName || !strings.HasSuffix(names[1], ".snapshot") {
 				t.Errorf("folder holds %q, want the lock file and one snapshot", names)
 			}
 		})

@@ -327,3 +327,38 @@ func TestTempPID(t *testing.T) {
 		})
 	}
 }
+
+// TestTempBase: the names Create and TempName give, and the files named
+// after them with a suffix, read back as their output's base; nothing
+// else does.
+func TestTempBase(t *testing.T) {
+	dir := t.TempDir()
+	f, err := Create(filepath.Join(dir, "golem-7a.snapshot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	created := names(t, dir)[0]
+	for _, tc := range []struct {
+		name, file, base string
+		ok               bool
+	}{
+		{"Create's name", created, "golem-7a.snapshot", true},
+		{"TempName's name", filepath.Base(TempName(filepath.Join(dir, "grimoire.db"))), "grimoire.db", true},
+		{"a suffix after the random part", ".grimoire.db.bardo-tmp-4242-0badf00d-wal", "grimoire.db", true},
+		{"a base holding the marker", ".a.bardo-tmp-1-x.bardo-tmp-4242-0badf00d", "a.bardo-tmp-1-x", true},
+		{"the output itself", "golem-7a.snapshot", "", false},
+		{"not hidden", "out.bardo.bardo-tmp-4242-0badf00d", "", false},
+		{"no base", "..bardo-tmp-4242-0badf00d", "", false},
+		{"no pid", ".out.bardo.bardo-tmp-x-0badf00d", "", false},
+		{"no random part", ".out.bardo.bardo-tmp-4242", "", false},
+		{"another program's hidden file", ".out.bardo.swp", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base, ok := TempBase(tc.file)
+			if base != tc.base || ok != tc.ok {
+				t.Errorf("TempBase(%q) = %q, %v; want %q, %v", tc.file, base, ok, tc.base, tc.ok)
+			}
+		})
+	}
+}

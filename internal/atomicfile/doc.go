@@ -9,7 +9,8 @@
 // signal can remove them with RemoveTemps before it exits. A run killed
 // without that chance leaves its temporary file behind; RemoveStale, called
 // before writing the same output again, removes the ones whose process is
-// gone.
+// gone. TempBase tells these names from others and says whose output they
+// are: the naming rule lives here only.
 //
 // The package never installs signal handlers and never exits: the command
 // layer owns the process.

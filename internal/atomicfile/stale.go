@@ -36,6 +36,22 @@ func RemoveStale(dir, base string) error {
 	return nil
 }
 
+// TempBase returns the base name of the output whose temporary file (or a
+// file named after it, with a suffix) name is, and whether it is one:
+// ".<base>.bardo-tmp-<pid>-<random>", the names Create and TempName give.
+// A folder's reader uses it to tell bardo's temporary files from the rest.
+func TempBase(name string) (string, bool) {
+	i := strings.LastIndex(name, tempMarker)
+	if i < 2 || name[0] != '.' { // a base of one byte at least
+		return "", false
+	}
+	base := name[1:i]
+	if _, ok := tempPID(name, tempPrefix(base)); !ok {
+		return "", false
+	}
+	return base, true
+}
+
 // tempPID returns the pid in a temporary file name "<prefix><pid>-<random>".
 func tempPID(name, prefix string) (int, bool) {
 	rest, ok := strings.CutPrefix(name, prefix)

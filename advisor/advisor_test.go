@@ -1,7 +1,8 @@
-package main
+package advisor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -34,10 +35,10 @@ func TestParseAdvice(t *testing.T) {
 		{"JSON with an unknown key", `{"advice": "x"}`, nil, `its JSON answer does not parse: json: unknown field "advice"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseAdvice([]byte(tt.out))
+			got, err := Parse([]byte(tt.out))
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("parseAdvice = %v, %v; want error %q", got, err, tt.wantErr)
+					t.Fatalf("Parse = %v, %v; want error %q", got, err, tt.wantErr)
 				}
 				return
 			}
@@ -66,15 +67,15 @@ func TestRunAdvisor(t *testing.T) {
 		{"too much output", "head -c 1048577 /dev/zero", time.Minute, "", "wrote more than 1048576 bytes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := runAdvisor(tt.command, tt.timeout, []byte(`{"k": "v"}`), io.Discard)
+			out, err := Run(context.Background(), tt.command, tt.timeout, []byte(`{"k": "v"}`), io.Discard)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("runAdvisor = %d bytes, %v; want error %q", len(out), err, tt.wantErr)
+					t.Fatalf("Run = %d bytes, %v; want error %q", len(out), err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || string(out) != tt.want {
-				t.Errorf("runAdvisor = %q, %v; want %q", out, err, tt.want)
+				t.Errorf("Run = %q, %v; want %q", out, err, tt.want)
 			}
 		})
 	}
@@ -82,7 +83,7 @@ func TestRunAdvisor(t *testing.T) {
 
 func TestAdvisorStderrPassesThrough(t *testing.T) {
 	var stderr bytes.Buffer
-	if _, err := runAdvisor("echo thinking >&2; echo done", time.Minute, nil, &stderr); err != nil {
+	if _, err := Run(context.Background(), "echo thinking >&2; echo done", time.Minute, nil, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if stderr.String() != "thinking\n" {
@@ -101,7 +102,7 @@ func TestAdvisorInput(t *testing.T) {
 		Refs: []deathreflect.Ref{{Kind: "entry", ID: "e-dip"}}}}
 	r.Categories[6] = []deathreflect.Item{{Index: 7, Name: "never_tested", Text: "funding flips first"}}
 	var b bytes.Buffer
-	if err := writeJSON(&b, advisorInputFormat, newAdvisorInput(r)); err != nil {
+	if err := NewInput(r).Encode(&b); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
@@ -143,21 +144,6 @@ func TestAdvisorInput(t *testing.T) {
 	}
 }
 
-func TestExcerpt(t *testing.T) {
-	for _, tt := range []struct{ name, in, want string }{
-		{"short", "Hedge first.", "Hedge first."},
-		{"white space collapsed", "  Hedge \t first. ", "Hedge first."},
-		{"first line of several", "# PLAYBOOK\n- rebalance", "# PLAYBOOK…"},
-		{"cut at n runes", "Ünïcödé text that runs on and on", "Ünïcödé text that ru…"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := excerpt(tt.in, 21); got != tt.want {
-				t.Errorf("excerpt(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
 // FuzzParseAdvice: any answer parses or is refused with an error; plain
 // text never gives an empty item.
 func FuzzParseAdvice(f *testing.F) {
@@ -165,12 +151,12 @@ func FuzzParseAdvice(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, out []byte) {
-		items, err := parseAdvice(out)
+		items, err := Parse(out)
 		if err != nil {
 			return
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(out), []byte("{")) {
-			return // JSON: acceptAdvice judges empty texts
+			return // JSON: Check judges empty texts
 		}
 		if len(items) == 0 {
 			t.Fatalf("plain answer %q gave no item and no error", out)
@@ -187,7 +173,7 @@ func FuzzParseAdvice(f *testing.F) {
 // (issue 12, item 7): what it cannot carry is a reason not to use it.
 func TestCheckAdvice(t *testing.T) {
 	item := func(text string) []deathreflect.Item { return []deathreflect.Item{{Text: text}} }
-	many := make([]deathreflect.Item, maxAdviceItems+1)
+	many := make([]deathreflect.Item, MaxItems+1)
 	for i := range many {
 		many[i].Text = "x"
 	}
@@ -202,17 +188,50 @@ func TestCheckAdvice(t *testing.T) {
 		{"a NUL", item("nul \x00 text"), "item 1 holds control character U+0000 at byte 4"},
 		{"an escape", item("\x1b[2Jcleared"), "holds control character U+001B"},
 		{"a C1 control", item("a\u0085b"), "holds control character U+0085"},
-		{"too long", item(strings.Repeat("x", maxAdviceText+1)), "more than 4096"},
+		{"too long", item(strings.Repeat("x", MaxText+1)), "more than 4096"},
 		{"too many", many, "more than 64"},
 		{"a bad ref", []deathreflect.Item{{Text: "x", Refs: []deathreflect.Ref{{Kind: "entry", ID: "e\u202e1"}}}}, "refers to a bad id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := checkAdvice(tc.items)
+			err := Check(tc.items)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestAdvise: the advisor reads the input document on stdin; its answer
+// is parsed, then checked.
+func TestAdvise(t *testing.T) {
+	r := &deathreflect.Reflection{GolemID: "golem-7a", Generation: 3}
+	for _, tt := range []struct {
+		name, command string
+		want          []deathreflect.Item
+		wantErr       string
+	}{
+		{"the input on stdin", `grep -c '"format": "bardo.advisor-input/v1"'`, []deathreflect.Item{{Text: "1"}}, ""},
+		{"plain paragraphs", `cat >/dev/null; printf 'Hedge.\n\nSize small.\n'`, []deathreflect.Item{{Text: "Hedge."}, {Text: "Size small."}}, ""},
+		{"an answer the text rules refuse", `cat >/dev/null; printf 'a\033b'`, nil, "item 1 holds control character U+001B at byte 1"},
+		{"an answer that does not parse", `cat >/dev/null; echo '{'`, nil, "its JSON answer does not parse: unexpected EOF"},
+		{"a failure", `exit 4`, nil, "exited with status 4"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Advise(context.Background(), tt.command, time.Minute, r, nil)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("Advise = %v, %v; want error %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("items (-want +got):\n%s", d)
 			}
 		})
 	}

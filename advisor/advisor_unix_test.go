@@ -1,8 +1,9 @@
 //go:build unix
 
-package main
+package advisor
 
 import (
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -19,8 +20,8 @@ func TestAdvisorLeavesNothingRunning(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := dir + "/pid"
 	cmd := "sleep 1000 >/dev/null 2>&1 & echo $! > " + pidFile + "; echo advice"
-	if out, err := runAdvisor(cmd, time.Minute, nil, io.Discard); err != nil || strings.TrimSpace(string(out)) != "advice" {
-		t.Fatalf("runAdvisor = %q, %v", out, err)
+	if out, err := Run(context.Background(), cmd, time.Minute, nil, io.Discard); err != nil || strings.TrimSpace(string(out)) != "advice" {
+		t.Fatalf("Run = %q, %v", out, err)
 	}
 	raw, err := os.ReadFile(pidFile)
 	if err != nil {
