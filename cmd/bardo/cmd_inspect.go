@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
-	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/trust"
 )
 
@@ -89,9 +88,9 @@ func runInspect(g *globals, o inspectOptions) error {
 	}
 	defer in.Close()
 	cr := &countingReader{r: in} // Decode reads to the end: cr.n is the file's size
-	b, err := bundle.Decode(cr)
+	b, err := g.showBundle(cr, o.Bundle)
 	if err != nil {
-		return explainKind(o.Bundle, filekind.Bundle, asInputError(o.Bundle, fmt.Errorf("%s: %w", inputName(o.Bundle), err)))
+		return err
 	}
 	digest, err := b.Digest()
 	if err != nil {
