@@ -123,7 +123,9 @@ func TestEntryGrimoireRefuses(t *testing.T) {
 			"embedding is 20 bytes, want 16 (dims 4 × 4)"},
 		{"embedding shorter than dims", func(_ *bundle.Header, e *bundle.Entry) { e.Embedding = bundle.PackF32([]float32{0, 0, 0}) },
 			"embedding is 12 bytes, want 16 (dims 4 × 4)"},
-		{"embedding not whole float32s", func(_ *bundle.Header, e *bundle.Entry) { e.Embedding = append(bundle.PackF32([]float32{0, 0, 0, 0}), 0) },
+		{"embedding not whole float32s", func(_ *bundle.Header, e *bundle.Entry) {
+			e.Embedding = append(bundle.PackF32([]float32{0, 0, 0, 0}), 0)
+		},
 			"embedding is 17 bytes, want 16 (dims 4 × 4)"},
 		{"embedding without a space", func(h *bundle.Header, _ *bundle.Entry) { h.Embedding = nil },
 			"entry has an embedding but header.embedding names no space"},
