@@ -28,7 +28,9 @@ uncompressed), counts, embedding space, and its top entries in rank order,
 as tables on a terminal or tab-separated text with a header row otherwise.
 An insurance snapshot (kind "snapshot") shows its episodes, credits,
 accuracy, fitness and pressures, then its insights by confidence with
-their successor notes.
+their successor notes. A bundle that decodes but breaks a rule of its
+format (what verify --deep checks) is shown all the same, each problem a
+warning on stderr.
 
 With --json, the whole content as a bardo.inspect/v1 document:
 {"format", "digest", "header", "body", "signature" (when signed)}, with the
