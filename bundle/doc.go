@@ -30,7 +30,24 @@
 // bytes wraps ErrCorrupt and names the section where it lies
 // (body.entries[12].confidence); a failed read does not.
 // Decode checks the container; Check checks the meaning (sorting, ranges,
-// cross-references, counts), for verify --deep.
+// cross-references, counts).
+//
+// DecodeChecked is how every reader reads a bundle: Decode, then Check
+// (Validate), one policy for every command that takes a bundle. A bundle
+// that breaks a rule of the format comes with a *ValidationError that
+// lists the first MaxErrors problems in full and counts the rest, shaped
+// like grimoire's for an export. A reader that acts on the bundle
+// (inherit, capsule, library deposit, a --clade source, release) refuses
+// it whole; one that only shows it (inspect, diff, lineage) shows it with
+// a warning per problem; verify --deep reports the problems.
+//
+// # Conversions
+//
+// One conversion each way between a bundle entry and a Grimoire entry:
+// EntryOf writes one (the bottleneck's score and decay added, the soma
+// left behind), Entry.Grimoire reads one back (its vector unpacked and
+// finite, its times parsed, its default source filled in). HeaderOf makes
+// a bundle header from an export's header.
 //
 // # Weismann barrier
 //

@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -52,6 +54,135 @@ func EntryOf(e *grimoire.Entry, h *grimoire.Header, score, decay float64) Entry 
 		be.Embedding = PackF32(e.Embedding)
 	}
 	return be
+}
+
+// Grimoire converts a bundle entry back into a Grimoire entry, the one
+// conversion every reader of a bundle's entries makes (inherit, library):
+// its vector unpacked, its times parsed, its scores clamped to [0,1] and
+// its counts to what an export allows (counts ≥ 0, strength ≥ 1), its
+// source filled in as decisions.md's default (the bundle's Golem and
+// generation, the entry's confidence) when the bundle names none. Score
+// and Decay are the bottleneck's and have no field to go to. h is the
+// bundle's header, whose embedding space the vector is in; section names
+// the entry in errors ("body.entries[3]", "body.insights[0]").
+//
+// It returns the entry and the model of its vector ("" when it has none),
+// or a *CheckError when the entry cannot be read: an embedding with no
+// header.embedding, of another length than header.embedding.dims × 4
+// bytes, or with a NaN or infinite component; a time that is not RFC
+// 3339. A bundle from Decode has none of these (Check finds the rest); a
+// bundle built in memory may.
+func (e *Entry) Grimoire(h *Header, section string) (grimoire.Entry, string, error) {
+	corrupt := func(format string, args ...any) error {
+		return &CheckError{Section: section, ID: e.ID, Err: fmt.Errorf(format, args...)}
+	}
+	var vec []float32
+	var model string
+	if len(e.Embedding) > 0 {
+		if h.Embedding == nil {
+			return grimoire.Entry{}, "", corrupt("entry has an embedding but header.embedding names no space")
+		}
+		if want := 4 * h.Embedding.Dims; len(e.Embedding) != want {
+			return grimoire.Entry{}, "", corrupt("embedding is %d bytes, want %d (dims %d × 4)", len(e.Embedding), want, h.Embedding.Dims)
+		}
+		v, err := UnpackF32(e.Embedding)
+		if err != nil {
+			return grimoire.Entry{}, "", corrupt("embedding: %v", err)
+		}
+		for k, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return grimoire.Entry{}, "", corrupt("embedding component %d is %v, not a finite number", k, x)
+			}
+		}
+		vec, model = v, h.Embedding.Model
+	}
+	times := [4]*time.Time{}
+	for k, s := range []struct {
+		name, v  string
+		required bool
+	}{{"last_accessed_at", e.LastAccessedAt, true}, {"created_at", e.CreatedAt, false}, {"valid_from", e.ValidFrom, false}, {"valid_until", e.ValidUntil, false}} {
+		if s.v == "" && !s.required {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, s.v)
+		if err != nil {
+			return grimoire.Entry{}, "", corrupt("%s %q is not an RFC 3339 time", s.name, s.v)
+		}
+		times[k] = &t
+	}
+	src := grimoire.Source{GolemID: e.Source.GolemID, Generation: e.Source.Generation, Confidence: unit(e.Source.Confidence)}
+	if src.GolemID == "" {
+		// A Golem's own entry: decisions.md's default source.
+		src = grimoire.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: unit(e.Confidence)}
+	}
+	atCreation := unit(e.ConfidenceAtCreation)
+	return grimoire.Entry{
+		Type:                  grimoire.TypeEntry,
+		ID:                    e.ID,
+		Category:              e.Category,
+		Content:               e.Content,
+		Embedding:             vec,
+		Confidence:            unit(e.Confidence),
+		ConfidenceAtCreation:  &atCreation,
+		QualityScore:          unit(e.QualityScore),
+		ValidatedCount:        max(e.ValidatedCount, 0),
+		ContradictedCount:     max(e.ContradictedCount, 0),
+		DecayClass:            e.DecayClass,
+		MarketRegime:          e.MarketRegime,
+		Domain:                e.Domain,
+		Tags:                  slices.Clone(e.Tags),
+		CreatedAt:             times[1],
+		LastAccessedAt:        *times[0],
+		ValidFrom:             times[2],
+		ValidUntil:            times[3],
+		Strength:              max(e.Strength, 1),
+		Provenance:            e.Provenance,
+		Source:                &src,
+		IsBloodstain:          e.IsBloodstain,
+		Polarity:              e.Polarity,
+		Status:                e.Status,
+		RequiresInvestigation: e.RequiresInvestigation,
+	}, model, nil
+}
+
+// unit clamps x to [0,1]; NaN is 0.
+func unit(x float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	return min(x, 1)
+}
+
+// HeaderOf makes a bundle header of kind from an export's header: what a
+// bundle takes of it (the Golem, its generation and lineage, the export's
+// time, tick, phase and death, the embedding space, the parent bundle as
+// the one parent) and b, the bottleneck's settings. The owner's address,
+// the credits and the fitness stay behind; the counts are the caller's.
+func HeaderOf(h *grimoire.Header, kind string, b Bottleneck) Header {
+	bh := Header{
+		Format:     Format,
+		Kind:       kind,
+		GolemID:    h.GolemID,
+		Generation: h.Generation,
+		LineageID:  h.LineageID,
+		ExportedAt: Timestamp(h.ExportedAt),
+		Phase:      h.Phase,
+		Bottleneck: b,
+	}
+	if h.ParentBundle != "" {
+		bh.Parents = []string{h.ParentBundle}
+	}
+	if h.Tick != nil {
+		tick := *h.Tick
+		bh.Tick = &tick
+	}
+	if h.Death != nil {
+		bh.Death = &Death{Cause: h.Death.Cause, At: Timestamp(h.Death.At), Tick: h.Death.Tick}
+	}
+	if h.Embedding != nil {
+		bh.Embedding = &Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: EncodingF32LE}
+	}
+	return bh
 }
 
 // Timestamp formats t as a bundle writes times: RFC 3339 in UTC, with the

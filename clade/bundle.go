@@ -2,14 +2,34 @@ package clade
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/novelty"
 )
 
+// ReadBundle reads the bundle r holds as every reader of a bundle does,
+// bundle.DecodeChecked: a bundle that breaks any rule of its format adds
+// nothing, and the error (a *bundle.ValidationError, matching
+// bundle.ErrCorrupt) lists what it breaks. A sound bundle is added as by
+// AddBundle. name names the bundle in errors. It returns how many entries
+// and items it added.
+func (l *Loader) ReadBundle(r io.Reader, name string) (int, error) {
+	b, err := bundle.DecodeChecked(r, name)
+	if err != nil {
+		return 0, err
+	}
+	n, err := l.AddBundle(b)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
 // AddBundle adds a germline bundle's entries and the items of its death
 // reflection, and returns how many it added. The bundle should come from
-// bundle.Decode, which checks its embeddings against header.embedding.
+// bundle.DecodeChecked (ReadBundle), which checks its embeddings against
+// header.embedding.
 // A vector whose length disagrees with the clade's earlier vectors of its
 // space is a *bundle.CheckError naming the section, matching ErrSpace (and
 // bundle.ErrCorrupt); nothing of the bundle is added then.

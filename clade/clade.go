@@ -120,6 +120,32 @@ func (l *Loader) AddExport(src *grimoire.Input, opts grimoire.ReadOptions) (int,
 	return len(entries), nil
 }
 
+// Rows hands a store's entries to AddStore: it calls add once for each
+// row, with the model the store records for the row's embedding ("" when
+// it has none), and returns add's first error. The command layer makes it
+// from the store it opened: no stage imports the store.
+type Rows func(add func(e *grimoire.Entry, space string) error) error
+
+// AddStore adds the entries of a store, as rows hands them over, but those
+// not Known, and returns how many it added. An entry whose embedding the
+// clade cannot take (AddEntry) is a *grimoire.FieldError of the store
+// name, on the entry's embedding; what was added before it stays, as the
+// store is read as a stream.
+func (l *Loader) AddStore(name string, rows Rows) (int, error) {
+	n := 0
+	err := rows(func(e *grimoire.Entry, space string) error {
+		if !Known(e) {
+			return nil
+		}
+		if err := l.AddEntry(e, space); err != nil {
+			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: e.ID, Field: "embedding", Err: err}
+		}
+		n++
+		return nil
+	})
+	return n, err
+}
+
 func nameOf(src *grimoire.Input, opts grimoire.ReadOptions) string {
 	if opts.Name != "" {
 		return opts.Name

@@ -2,6 +2,9 @@ package clade_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -189,5 +192,107 @@ func TestAddEntry(t *testing.T) {
 	}
 	if l.Len() != 1 {
 		t.Errorf("Len = %d, want 1 (a quarantined row is not clade knowledge)", l.Len())
+	}
+}
+
+// TestReadBundle: a bundle is read as every reader reads it
+// (bundle.DecodeChecked): a sound one is added whole, one that breaks a
+// rule of its format adds nothing and says every rule it breaks.
+func TestReadBundle(t *testing.T) {
+	const hostile = "../testdata/hostile"
+	open := func(path string) *os.File {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	l := clade.NewLoader()
+	n, err := l.ReadBundle(open(hostile+"/base/small8.bardo"), "small8.bardo")
+	if err != nil {
+		t.Fatalf("ReadBundle of a sound bundle: %v", err)
+	}
+	b, err := bundle.DecodeChecked(open(hostile+"/base/small8.bardo"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := clade.NewLoader().AddBundle(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != want || n == 0 || l.Len() != n {
+		t.Errorf("ReadBundle added %d (Len %d), want %d as AddBundle", n, l.Len(), want)
+	}
+
+	for _, tc := range []struct {
+		file  string
+		lines []string
+	}{
+		{"bundle/deep_counts.bardo", []string{
+			"deep_counts.bardo: bundle: header.counts.entries: 99, but body.entries holds 5",
+			"deep_counts.bardo: bundle: header.counts.candidates: 5 candidates cannot yield 99 entries"}},
+		{"base/small8.jsonl", nil},
+	} {
+		l := clade.NewLoader()
+		n, err := l.ReadBundle(open(hostile+"/"+tc.file), filepath.Base(tc.file))
+		if err == nil || n != 0 || l.Len() != 0 {
+			t.Errorf("%s: ReadBundle = %d, %v with %d added; want an error and nothing added", tc.file, n, err, l.Len())
+			continue
+		}
+		if !errors.Is(err, bundle.ErrCorrupt) {
+			t.Errorf("%s: error %q does not match bundle.ErrCorrupt", tc.file, err)
+		}
+		if !strings.HasPrefix(err.Error(), filepath.Base(tc.file)+": bundle: ") {
+			t.Errorf("%s: error %q does not name the file", tc.file, err)
+		}
+		if tc.lines != nil {
+			if d := cmp.Diff(tc.lines, strings.Split(err.Error(), "\n")); d != "" {
+				t.Errorf("%s: error (-want +got):\n%s", tc.file, d)
+			}
+		}
+	}
+}
+
+// TestAddStore: a store contributes its entries, each in the model the
+// store records for it, but its quarantined rows; an entry the clade
+// cannot take names the store, the entry and its embedding.
+func TestAddStore(t *testing.T) {
+	rows := []struct {
+		e     grimoire.Entry
+		space string
+	}{
+		{grimoire.Entry{ID: "st-1", Content: "from a store", Embedding: grimoire.Vector{0, 1}}, "store-model"},
+		{grimoire.Entry{ID: "st-2", Content: "no vector"}, ""},
+		{grimoire.Entry{ID: "st-3", Content: "under review", Status: grimoire.StatusQuarantined}, ""},
+	}
+	each := func(add func(*grimoire.Entry, string) error) error {
+		for i := range rows {
+			if err := add(&rows[i].e, rows[i].space); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	l := clade.NewLoader()
+	n, err := l.AddStore("g.db", each)
+	if err != nil || n != 2 || l.Len() != 2 {
+		t.Fatalf("AddStore = %d, %v (Len %d), want 2 added: a quarantined row is not clade knowledge", n, err, l.Len())
+	}
+	rows = append(rows, struct {
+		e     grimoire.Entry
+		space string
+	}{grimoire.Entry{ID: "st-4", Content: "longer", Embedding: grimoire.Vector{0, 1, 2}}, "store-model"})
+	_, err = clade.NewLoader().AddStore("g.db", each)
+	var fe *grimoire.FieldError
+	if !errors.As(err, &fe) || !errors.Is(err, clade.ErrSpace) {
+		t.Fatalf("AddStore = %v, want a FieldError matching ErrSpace", err)
+	}
+	if fe.File != "g.db" || fe.ID != "st-4" || fe.Field != "embedding" || fe.Type != grimoire.TypeEntry {
+		t.Errorf("FieldError %+v, want the store, entry st-4, its embedding", fe)
+	}
+	stop := errors.New("stop")
+	if _, err := clade.NewLoader().AddStore("g.db", func(func(*grimoire.Entry, string) error) error { return stop }); err != stop {
+		t.Errorf("AddStore = %v, want the rows' own error", err)
 	}
 }

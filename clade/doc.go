@@ -17,10 +17,15 @@
 //     "GOLEM/reflection.CATEGORY[i]" (i from 0, as bundle sections are
 //     numbered). What a dead sibling learned and told its successors is
 //     clade knowledge too. Toxic entries of its autopsy are not added
-//     apart: their text is in its got_wrong items.
+//     apart: their text is in its got_wrong items. ReadBundle reads it as
+//     every reader of a bundle does (bundle.DecodeChecked): a bundle that
+//     breaks any rule of its format adds nothing.
 //   - A store: each entry's content, with its embedding in the model the
-//     store records for it, but its quarantined rows. The command layer reads the store and calls
-//     AddEntry; no stage imports the store.
+//     store records for it, but its quarantined rows (AddStore). The
+//     command layer opens the store and hands its rows over (Rows); no
+//     stage imports the store.
+//
+// The command layer only tells the sources apart and opens them.
 //
 // Hypotheses and documents of an export are not added: they are not
 // knowledge the Golem held, and a bundle carries PLAYBOOK.md as its

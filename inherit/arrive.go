@@ -3,8 +3,6 @@ package inherit
 import (
 	"fmt"
 	"math"
-	"slices"
-	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
@@ -64,46 +62,15 @@ func (c *candidate) textVector() []float32 {
 // entryCandidate maps an entry of the bundle to the row it would become;
 // section names it in errors: "body.entries[3]", "body.insights[3]".
 func (pl *planner) entryCandidate(section string, e *bundle.Entry) (*candidate, error) {
-	corrupt := func(format string, args ...any) error {
-		return &bundle.CheckError{Section: section, ID: e.ID, Err: fmt.Errorf(format, args...)}
-	}
 	h := &pl.b.Header
-	var vec []float32
-	var model string
-	if len(e.Embedding) > 0 {
-		if h.Embedding == nil {
-			return nil, corrupt("entry has an embedding but header.embedding names no space")
-		}
-		if len(e.Embedding) != 4*h.Embedding.Dims {
-			return nil, corrupt("embedding is %d bytes, want %d (dims %d × 4)", len(e.Embedding), 4*h.Embedding.Dims, h.Embedding.Dims)
-		}
-		var err error
-		if vec, err = unpack(e.Embedding); err != nil {
-			return nil, corrupt("embedding: %v", err)
-		}
-		model = h.Embedding.Model
+	g, model, err := e.Grimoire(h, section)
+	if err != nil {
+		return nil, err
 	}
-	times := make([]*time.Time, 4)
-	for k, s := range []struct {
-		name, v  string
-		required bool
-	}{{"last_accessed_at", e.LastAccessedAt, true}, {"created_at", e.CreatedAt, false}, {"valid_from", e.ValidFrom, false}, {"valid_until", e.ValidUntil, false}} {
-		if s.v == "" && !s.required {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, s.v)
-		if err != nil {
-			return nil, corrupt("%s %q is not an RFC 3339 time", s.name, s.v)
-		}
-		times[k] = &t
+	if e.Source.GolemID == "" {
+		pl.w.noSource++ // a Golem's own entry: decisions.md's default source
 	}
-
-	src := grimoire.Source{GolemID: e.Source.GolemID, Generation: e.Source.Generation, Confidence: unit(e.Source.Confidence)}
-	if src.GolemID == "" {
-		// A Golem's own entry: decisions.md's default source.
-		src = grimoire.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: unit(e.Confidence)}
-		pl.w.noSource++
-	}
+	src := g.Source
 	var conf, base float64
 	provenance := grimoire.ProvenancePredecessor
 	if pl.o.Channel == ChannelClade {
@@ -116,35 +83,13 @@ func (pl *planner) entryCandidate(section string, e *bundle.Entry) (*candidate, 
 		// A death testament stays one: its decay is three times slower.
 		provenance = e.Provenance
 	}
-	g := grimoire.Entry{
-		Type:                  grimoire.TypeEntry,
-		ID:                    e.ID,
-		Category:              e.Category,
-		Content:               e.Content,
-		Embedding:             vec,
-		QualityScore:          unit(e.QualityScore),
-		ValidatedCount:        max(e.ValidatedCount, 0),
-		ContradictedCount:     max(e.ContradictedCount, 0),
-		DecayClass:            e.DecayClass,
-		MarketRegime:          e.MarketRegime,
-		Domain:                e.Domain,
-		Tags:                  slices.Clone(e.Tags),
-		CreatedAt:             times[1],
-		LastAccessedAt:        *times[0],
-		ValidFrom:             times[2],
-		ValidUntil:            times[3],
-		Strength:              max(e.Strength, 1),
-		Provenance:            provenance,
-		Source:                &src,
-		IsBloodstain:          e.IsBloodstain,
-		Polarity:              polarity(e.Polarity),
-		RequiresInvestigation: e.RequiresInvestigation,
-	}
+	g.Provenance = provenance
+	g.Polarity = polarity(g.Polarity)
 	c := &candidate{
 		arrival: Arrival{Entry: g, EmbeddingModel: model, Kind: KindEntry},
 		base:    base,
-		key:     modelKey(model, vec),
-		vec:     vec,
+		key:     modelKey(model, g.Embedding),
+		vec:     g.Embedding,
 	}
 	pl.arrive(c, conf)
 	if e.Status == grimoire.StatusArchived {

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"time"
 
 	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
@@ -99,7 +96,7 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
 		Offered: len(b.Body.Entries), EdgesOffered: len(b.Body.CausalGraph)}
 	in := make(map[string]bool, len(b.Body.Entries))
 	for i := range b.Body.Entries {
-		e, model, err := entryOf(h, i, &b.Body.Entries[i])
+		e, model, err := b.Body.Entries[i].Grimoire(h, fmt.Sprintf("body.entries[%d]", i))
 		if err != nil {
 			return nil, err
 		}
@@ -124,81 +121,6 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
 		src.Playbook = &text
 	}
 	return src, nil
-}
-
-// entryOf maps entry i of a bundle to the export model: its vector
-// unpacked (finite components only), its times parsed, its source filled
-// in (the bundle's Golem) when the bundle names none.
-func entryOf(h *bundle.Header, i int, be *bundle.Entry) (grimoire.Entry, string, error) {
-	corrupt := func(format string, args ...any) error {
-		return &bundle.CheckError{Section: fmt.Sprintf("body.entries[%d]", i), ID: be.ID, Err: fmt.Errorf(format, args...)}
-	}
-	var vec []float32
-	var model string
-	if len(be.Embedding) > 0 {
-		if h.Embedding == nil {
-			return grimoire.Entry{}, "", corrupt("entry has an embedding but header.embedding names no space")
-		}
-		v, err := bundle.UnpackF32(be.Embedding)
-		if err != nil {
-			return grimoire.Entry{}, "", corrupt("embedding: %v", err)
-		}
-		if len(v) != h.Embedding.Dims {
-			return grimoire.Entry{}, "", corrupt("embedding has %d dims, header.embedding says %d", len(v), h.Embedding.Dims)
-		}
-		for k, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return grimoire.Entry{}, "", corrupt("embedding component %d is %v, not a finite number", k, x)
-			}
-		}
-		vec, model = v, h.Embedding.Model
-	}
-	times := [4]*time.Time{}
-	for k, s := range []struct {
-		name, v  string
-		required bool
-	}{{"last_accessed_at", be.LastAccessedAt, true}, {"created_at", be.CreatedAt, false}, {"valid_from", be.ValidFrom, false}, {"valid_until", be.ValidUntil, false}} {
-		if s.v == "" && !s.required {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, s.v)
-		if err != nil {
-			return grimoire.Entry{}, "", corrupt("%s %q is not an RFC 3339 time", s.name, s.v)
-		}
-		times[k] = &t
-	}
-	src := grimoire.Source{GolemID: be.Source.GolemID, Generation: be.Source.Generation, Confidence: unit(be.Source.Confidence)}
-	if src.GolemID == "" {
-		src = grimoire.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: unit(be.Confidence)}
-	}
-	cac := unit(be.ConfidenceAtCreation)
-	return grimoire.Entry{
-		Type:                  grimoire.TypeEntry,
-		ID:                    be.ID,
-		Category:              be.Category,
-		Content:               be.Content,
-		Embedding:             vec,
-		Confidence:            unit(be.Confidence),
-		ConfidenceAtCreation:  &cac,
-		QualityScore:          unit(be.QualityScore),
-		ValidatedCount:        max(be.ValidatedCount, 0),
-		ContradictedCount:     max(be.ContradictedCount, 0),
-		DecayClass:            be.DecayClass,
-		MarketRegime:          be.MarketRegime,
-		Domain:                be.Domain,
-		Tags:                  slices.Clone(be.Tags),
-		CreatedAt:             times[1],
-		LastAccessedAt:        *times[0],
-		ValidFrom:             times[2],
-		ValidUntil:            times[3],
-		Strength:              max(be.Strength, 1),
-		Provenance:            be.Provenance,
-		Source:                &src,
-		IsBloodstain:          be.IsBloodstain,
-		Polarity:              be.Polarity,
-		Status:                be.Status,
-		RequiresInvestigation: be.RequiresInvestigation,
-	}, model, nil
 }
 
 // FromExport reads what a living Golem's export offers on the live

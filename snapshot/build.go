@@ -240,35 +240,12 @@ func (c *collector) snapshotMetrics() []bundle.SnapshotMetric {
 	return out
 }
 
-// bundleHeader copies what a bundle header takes from the export header;
-// the owner's address stays behind, as in a death bundle.
+// bundleHeader is the snapshot's header: the export header's
+// (bundle.HeaderOf), as in a death bundle, and the snapshot's bottleneck
+// at the export's time.
 func (c *collector) bundleHeader() bundle.Header {
-	h := c.header
-	now := bundle.Timestamp(h.ExportedAt)
-	bh := bundle.Header{
-		Format:     bundle.Format,
-		Kind:       bundle.KindSnapshot,
-		GolemID:    h.GolemID,
-		Generation: h.Generation,
-		LineageID:  h.LineageID,
-		ExportedAt: now,
-		Phase:      h.Phase,
-		Bottleneck: bundle.Bottleneck{MaxEntries: bundle.SnapshotInsights, Now: now},
-	}
-	if h.ParentBundle != "" {
-		bh.Parents = []string{h.ParentBundle}
-	}
-	if h.Tick != nil {
-		tick := *h.Tick
-		bh.Tick = &tick
-	}
-	if h.Death != nil {
-		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: bundle.Timestamp(h.Death.At), Tick: h.Death.Tick}
-	}
-	if h.Embedding != nil {
-		bh.Embedding = &bundle.Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: bundle.EncodingF32LE}
-	}
-	return bh
+	return bundle.HeaderOf(c.header, bundle.KindSnapshot,
+		bundle.Bottleneck{MaxEntries: bundle.SnapshotInsights, Now: bundle.Timestamp(c.header.ExportedAt)})
 }
 
 // snapshotInsights returns the top insights, most confident first, as

@@ -34,37 +34,13 @@ func (p *pass) assemble(sel *bottleneck.Selector, ranked []bottleneck.Ranked, ed
 	return b
 }
 
-// bundleHeader copies what the bundle header takes from the export header;
-// the owner's address stays behind.
+// bundleHeader is the death bundle's header: the export header's
+// (bundle.HeaderOf) and the selection's bottleneck.
 func (p *pass) bundleHeader(sel *bottleneck.Selector) bundle.Header {
-	h := p.header
-	bh := bundle.Header{
-		Format:     bundle.Format,
-		Kind:       bundle.KindDeath,
-		GolemID:    h.GolemID,
-		Generation: h.Generation,
-		LineageID:  h.LineageID,
-		ExportedAt: bundle.Timestamp(h.ExportedAt),
-		Phase:      h.Phase,
-		Bottleneck: bundle.Bottleneck{
-			MaxEntries: sel.MaxEntries(),
-			Now:        bundle.Timestamp(sel.Now()),
-		},
-	}
-	if h.ParentBundle != "" {
-		bh.Parents = []string{h.ParentBundle}
-	}
-	if h.Tick != nil {
-		tick := *h.Tick
-		bh.Tick = &tick
-	}
-	if h.Death != nil {
-		bh.Death = &bundle.Death{Cause: h.Death.Cause, At: bundle.Timestamp(h.Death.At), Tick: h.Death.Tick}
-	}
-	if h.Embedding != nil {
-		bh.Embedding = &bundle.Embedding{Model: h.Embedding.Model, Dims: h.Embedding.Dims, Encoding: bundle.EncodingF32LE}
-	}
-	return bh
+	return bundle.HeaderOf(p.header, bundle.KindDeath, bundle.Bottleneck{
+		MaxEntries: sel.MaxEntries(),
+		Now:        bundle.Timestamp(sel.Now()),
+	})
 }
 
 // playbook returns the germline PLAYBOOK.md with its digest, or nil when

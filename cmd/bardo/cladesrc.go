@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/clade"
 	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
@@ -69,15 +68,8 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 	case kindBundle:
 		r, done := g.inputProgress(f, name, file)
 		defer done()
-		b, err := bundle.Decode(r)
-		if err == nil {
-			err = firstError(b.Check())
-		}
-		if err == nil {
-			_, err = l.AddBundle(b)
-		}
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", name, err)
+		if _, err := l.ReadBundle(r, name); err != nil {
+			return "", err
 		}
 		return kind, nil
 	}
@@ -102,7 +94,8 @@ func cladeKind(f *os.File) (fileKind, error) {
 	return kind, err
 }
 
-// addStore adds every entry of the store at path, read-only.
+// addStore adds the entries of the store at path, read-only, by the
+// clade's rule for a store (clade.Loader.AddStore).
 func addStore(l *clade.Loader, path, name string) error {
 	ctx := context.Background()
 	st, err := openStore(ctx, storeFlags{Path: path}, false)
@@ -110,13 +103,10 @@ func addStore(l *clade.Loader, path, name string) error {
 		return err
 	}
 	defer st.Close()
-	return st.EachEntry(ctx, func(r *store.Row) error {
-		// clade.Known leaves out a quarantined row, as for every source.
-		if err := l.AddEntry(&r.Entry, r.EmbeddingModel); err != nil {
-			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: r.ID, Field: "embedding", Err: err}
-		}
-		return nil
+	_, err = l.AddStore(name, func(add func(*grimoire.Entry, string) error) error {
+		return st.EachEntry(ctx, func(r *store.Row) error { return add(&r.Entry, r.EmbeddingModel) })
 	})
+	return err
 }
 
 // spoolStdin copies standard input into the run's scratch folder, so that
@@ -136,11 +126,4 @@ func (g *globals) spoolStdin() (string, error) {
 		return "", fmt.Errorf("%s: %w", stdinName, err)
 	}
 	return path, f.Close()
-}
-
-func firstError(errs []error) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	return errs[0]
 }

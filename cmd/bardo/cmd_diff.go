@@ -11,7 +11,6 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/bundlediff"
-	"github.com/bardo-golem/bardo/filekind"
 )
 
 type diffOptions struct {
@@ -162,18 +161,15 @@ func runDiff(g *globals, o diffOptions) error {
 	return nil
 }
 
-// readDiffInput decodes the bundle at path ("-": standard input).
+// readDiffInput reads the bundle at path ("-": standard input), as every
+// reader does.
 func readDiffInput(g *globals, path string) (*bundle.Bundle, error) {
 	in, err := g.openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	b, err := bundle.Decode(in)
-	if err != nil {
-		return nil, explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err)))
-	}
-	return b, nil
+	return g.showBundle(in, path)
 }
 
 // diffStatRows are the rows of --stat, narrowed by --section and --field.

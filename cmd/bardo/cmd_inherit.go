@@ -7,13 +7,11 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
-	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
 	"github.com/bardo-golem/bardo/store"
@@ -169,32 +167,21 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 	return in.create(ctx)
 }
 
-// readBundle decodes and checks the bundle at path, and returns it with its
-// digest. Any rule of the format it breaks is an error (exit 65): a bundle
-// that is not sound is never applied.
+// readBundle reads the bundle at path as every reader does
+// (bundle.DecodeChecked), and returns it with its digest. Any rule of the
+// format it breaks is an error (exit 65): a bundle that is not sound is
+// never applied.
 func readBundle(g *globals, path string) (*bundle.Bundle, string, error) {
 	in, err := g.openInput(path)
 	if err != nil {
 		return nil, "", err
 	}
 	defer in.Close()
-	name := inputName(path)
-	r, done := g.inputProgress(in, name, path)
+	r, done := g.inputProgress(in, inputName(path), path)
 	defer done()
-	b, err := bundle.Decode(r)
+	b, err := decodeBundle(r, path)
 	if err != nil {
-		return nil, "", explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", name, err)))
-	}
-	if errs := b.Check(); len(errs) > 0 {
-		const shown = 20
-		lines := make([]string, 0, shown+1)
-		for _, e := range errs[:min(len(errs), shown)] {
-			lines = append(lines, name+": "+e.Error())
-		}
-		if len(errs) > shown {
-			lines = append(lines, fmt.Sprintf("and %d more", len(errs)-shown))
-		}
-		return nil, "", fmt.Errorf("%s: %w", strings.Join(lines, "\n"), bundle.ErrCorrupt)
+		return nil, "", err
 	}
 	digest, err := b.Digest()
 	return b, digest, err

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
-	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/trust"
 )
 
@@ -29,7 +28,9 @@ uncompressed), counts, embedding space, and its top entries in rank order,
 as tables on a terminal or tab-separated text with a header row otherwise.
 An insurance snapshot (kind "snapshot") shows its episodes, credits,
 accuracy, fitness and pressures, then its insights by confidence with
-their successor notes.
+their successor notes. A bundle that decodes but breaks a rule of its
+format (what verify --deep checks) is shown all the same, each problem a
+warning on stderr.
 
 With --json, the whole content as a bardo.inspect/v1 document:
 {"format", "digest", "header", "body", "signature" (when signed)}, with the
@@ -89,9 +90,9 @@ func runInspect(g *globals, o inspectOptions) error {
 	}
 	defer in.Close()
 	cr := &countingReader{r: in} // Decode reads to the end: cr.n is the file's size
-	b, err := bundle.Decode(cr)
+	b, err := g.showBundle(cr, o.Bundle)
 	if err != nil {
-		return explainKind(o.Bundle, filekind.Bundle, asInputError(o.Bundle, fmt.Errorf("%s: %w", inputName(o.Bundle), err)))
+		return err
 	}
 	digest, err := b.Digest()
 	if err != nil {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,9 +37,14 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		return nil, "", usagef(c.CommandPath(), "%s is an export: an export is deposited by --channel live, or pulled by hand with --pick", name)
 	}
 	if kind == kindBundle {
-		b, digest, err := decodeChecked(f, name)
+		// A bundle that is not sound is never deposited.
+		b, err := bundle.DecodeChecked(f, name)
 		if err != nil {
 			return nil, "", asInputError(f.Name(), err)
+		}
+		digest, err := b.Digest()
+		if err != nil {
+			return nil, "", err
 		}
 		src, err := library.FromBundle(b, digest, o.Channel)
 		if err != nil {
@@ -92,26 +95,4 @@ func (g *globals) readPicks(o *libraryDepositOptions) ([]string, error) {
 		return nil, err
 	}
 	return append(picks, more...), nil
-}
-
-// decodeChecked decodes a bundle and checks every rule of its format, as
-// inherit does: a bundle that is not sound is never deposited.
-func decodeChecked(r io.Reader, name string) (*bundle.Bundle, string, error) {
-	b, err := bundle.Decode(r)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
-	}
-	if errs := b.Check(); len(errs) > 0 {
-		const shown = 20
-		lines := make([]string, 0, shown+1)
-		for _, e := range errs[:min(len(errs), shown)] {
-			lines = append(lines, name+": "+e.Error())
-		}
-		if len(errs) > shown {
-			lines = append(lines, fmt.Sprintf("and %d more", len(errs)-shown))
-		}
-		return nil, "", fmt.Errorf("%s: %w", strings.Join(lines, "\n"), bundle.ErrCorrupt)
-	}
-	digest, err := b.Digest()
-	return b, digest, err
 }

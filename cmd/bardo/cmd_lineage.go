@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/bardo-golem/bardo/bundle"
-	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/lineage"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -141,9 +139,9 @@ func readLineageBundle(g *globals, path string) (lineage.Bundle, error) {
 		return lineage.Bundle{}, err
 	}
 	defer in.Close()
-	b, err := bundle.Decode(in)
+	b, err := g.showBundle(in, path)
 	if err != nil {
-		return lineage.Bundle{}, explainKind(path, filekind.Bundle, asInputError(path, fmt.Errorf("%s: %w", inputName(path), err)))
+		return lineage.Bundle{}, err
 	}
 	digest, err := b.Digest()
 	if err != nil {

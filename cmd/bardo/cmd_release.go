@@ -108,9 +108,9 @@ quarantined and no ID is named, nothing changes and it exits 0.
 // planner's rules for a trusted arrival (inherit.Trust.Released), with the
 // channel and --on-similar it came with.
 func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf storeFlags, nowFlag string) error {
-	b, err := bundle.Decode(bytes.NewReader(held.Bundle))
+	b, err := bundle.DecodeChecked(bytes.NewReader(held.Bundle), fmt.Sprintf("the copy of bundle %s that %s kept", held.Digest, sf.Path))
 	if err != nil {
-		return fmt.Errorf("the copy of bundle %s that %s kept: %w", held.Digest, sf.Path, err)
+		return err
 	}
 	var now time.Time
 	if nowFlag != "" {

@@ -307,18 +307,27 @@ func verifyPath(g *globals, path string, o verifyOptions) (verifyFile, error) {
 }
 
 func verifyBundle(v *verifyFile, r io.Reader, o verifyOptions) error {
-	b, err := bundle.Decode(r)
-	if err != nil {
-		if !errors.Is(err, bundle.ErrCorrupt) {
-			return err
-		}
-		v.Errors = []string{err.Error()}
-		return nil
-	}
+	// --deep checks the bundle as every other reader does
+	// (bundle.DecodeChecked), and reports what they refuse it for: the
+	// first bundle.MaxErrors problems in full, and how many more, as for
+	// an export.
+	decode := bundle.Decode
 	if o.Deep {
-		for _, err := range b.Check() {
+		decode = func(r io.Reader) (*bundle.Bundle, error) { return bundle.DecodeChecked(r, "") }
+	}
+	b, err := decode(r)
+	var ve *bundle.ValidationError
+	switch {
+	case b != nil && errors.As(err, &ve):
+		for _, err := range ve.Errors {
 			v.Errors = append(v.Errors, err.Error())
 		}
+		v.More = ve.Total - len(ve.Errors)
+	case errors.Is(err, bundle.ErrCorrupt):
+		v.Errors = []string{err.Error()}
+		return nil
+	case err != nil:
+		return err
 	}
 	v.Bundle = b.Header.Kind
 	if v.Digest, err = b.Digest(); err != nil {

@@ -156,6 +156,12 @@ func hostileRuns(c hostileCase, file string, w hostileWork) []hostileRun {
 			{[]string{"verify", file}, 0, ""},
 			{[]string{"verify", "--deep", file}, 1, c.verify},
 			{inherit, 65, c.expect},
+			// A command that only shows a bundle shows it, warned
+			// (bundle.DecodeChecked: one policy for every reader).
+			{[]string{"inspect", file}, 0, "bardo: warning: " + file + ": bundle: "},
+			{[]string{"inspect", file}, 0, c.expect},
+			{[]string{"novelty", filepath.Join(hostileDir, "base", "small8.jsonl"), "--clade", file}, 65, c.expect},
+			{[]string{"library", "deposit", file, "--library", filepath.Join(w.dir, "library.db")}, 65, c.expect},
 		}
 	}
 	return []hostileRun{
