@@ -122,10 +122,10 @@ func ReadTick(in *Info) error {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	defer f.Close()
-	b, err := bundle.Decode(f)
+	b, err := bundle.DecodeChecked(f, in.Path)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s: %w", in.Path, err)
+		return err
 	case b.Header.Kind != bundle.KindSnapshot:
 		return fmt.Errorf("%s: a bundle of kind %q, not a snapshot", in.Path, b.Header.Kind)
 	}
