@@ -243,6 +243,17 @@ func (d *depositRun) into(ctx context.Context) error {
 	if err := d.judge(ctx, s); err != nil {
 		return err
 	}
+	// A quarantined deposit never marks the source deposited for a
+	// trusted one (store.ActivityDepositQuarantined), only for another
+	// under quarantine.
+	if d.trust.Quarantine {
+		if prev, err = s.FindActivity(ctx, store.ActivityDepositQuarantined, d.src.Digest); err != nil {
+			return err
+		}
+		if prev != nil {
+			return d.render(d.alreadyDeposited(), nil)
+		}
+	}
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
