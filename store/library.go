@@ -123,6 +123,28 @@ func (s *Store) DepositVerdicts(ctx context.Context) (map[int64]DepositVerdict, 
 	return out, classify(rows.Err())
 }
 
+// DepositSigners returns, for every row of the library a signed deposit
+// brought, the signing key's id, by row id: what keeps each signer's
+// knowledge apart (library.Apart). A row of an unsigned deposit, or of a
+// deposit made before schema 3, is not in it.
+func (s *Store) DepositSigners(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, v.signed_by FROM grimoire_entries g
+		JOIN deposit_verdicts v ON v.activity_id=g.created_by WHERE v.signed_by!=''`)
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, by string
+		if err := rows.Scan(&id, &by); err != nil {
+			return nil, err
+		}
+		out[id] = by
+	}
+	return out, classify(rows.Err())
+}
+
 // ApplyEquip applies an equip to a successor's store in one transaction,
 // recorded as an "equip" activity at now whose input digest is the
 // equip's key and whose source is the library: the rows it admits, at

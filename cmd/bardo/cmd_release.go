@@ -90,7 +90,10 @@ come out exactly as a trusted inherit of the bundle would have made them
 — archived where it archives, at its confidences, with its flags, edges
 and documents (PLAYBOOK.md included) — and it prints that inherit's
 report. The quarantined copies stay, quarantined, moved aside under
-quarantined:<12 hex of the digest>:<id>. A store quarantined the bundle
+quarantined:<12 hex of the digest>:<id>; entries of the bundle released
+one by one (bardo release ID) before are its quarantined copy too, and
+are quarantined again and moved aside with the others. A store
+quarantined the bundle
 before schema 3 kept no copy: then its quarantined entries are released
 as they are, and a warning says so. When nothing of the bundle is
 quarantined and no ID is named, nothing changes and it exits 0.

@@ -604,6 +604,9 @@ func TestLibraryQuarantinedCopyNeverBlocksTrusted(t *testing.T) {
 	}
 	got := statuses(t, lib)
 	for id := range copyRows {
+		if strings.HasPrefix(id, "apart:") {
+			continue // an id the owner's other deposit holds: kept apart, under quarantine
+		}
 		if got[id] != grimoire.StatusActive {
 			t.Errorf("entry %s is %q after the trusted deposit, want active under its own id", id, got[id])
 		}
