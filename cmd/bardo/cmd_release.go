@@ -52,11 +52,21 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 			return err
 		}
 		ids, err := s.QuarantinedFrom(c.Context(), digest)
-		s.Close()
 		if err != nil {
+			s.Close()
 			return err
 		}
-		if held != nil && len(ids) > 0 {
+		// Every entry of the bundle released one by one already: the
+		// bundle is still released as a whole, its trusted inherit.
+		byHand := 0
+		if held != nil && len(ids) == 0 {
+			if byHand, err = releasedByHand(c.Context(), s, digest); err != nil {
+				s.Close()
+				return err
+			}
+		}
+		s.Close()
+		if held != nil && (len(ids) > 0 || byHand > 0) {
 			// Released as a trusted inherit of the bundle, planned now.
 			now := ""
 			if f := c.Flags().Lookup("now"); f != nil {
@@ -104,6 +114,17 @@ quarantined and no ID is named, nothing changes and it exits 0.
 	}
 	cmd.Example += "\n  bardo release --bundle sha256:24bead4f409e422c3f5e5ccaa5e2b30fc9c6cee8f7379c1cc7532ab6943dd8e9 --store grimoire.db"
 	return cmd
+}
+
+// releasedByHand counts the entries of the bundle of digest that its
+// quarantined inherit brought and a person released (or archived) one by
+// one, when no trusted inherit of it was applied since.
+func releasedByHand(ctx context.Context, s *store.Store, digest string) (int, error) {
+	if done, err := s.FindActivity(ctx, store.ActivityInherit, digest); err != nil || done != nil {
+		return 0, err
+	}
+	ids, err := s.SupersededRows(ctx, digest)
+	return len(ids), err
 }
 
 // releaseHeld applies the bundle the store held under quarantine as a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -673,6 +674,18 @@ func libActivities(t *testing.T, path string) []store.Activity {
 func TestReleaseBundleAfterReleasingRows(t *testing.T) {
 	dir := t.TempDir()
 	sb := makeSignedBundles(t, dir, filepath.Join("..", "..", "fixtures", "small.jsonl"))
+	for _, every := range []bool{false, true} {
+		t.Run(fmt.Sprintf("every entry by hand %v", every), func(t *testing.T) {
+			releaseAfterReleasingRows(t, sb, every)
+		})
+	}
+}
+
+// releaseAfterReleasingRows releases two entries of a quarantined bundle
+// by hand (or every one), then the bundle, and compares with a trusted
+// inherit of it.
+func releaseAfterReleasingRows(t *testing.T, sb signedBundles, every bool) {
+	dir := t.TempDir()
 	released, trusted := filepath.Join(dir, "released.db"), filepath.Join(dir, "trusted.db")
 	for _, st := range []string{released, trusted} {
 		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
@@ -692,7 +705,14 @@ func TestReleaseBundleAfterReleasingRows(t *testing.T) {
 	if archived == "" || active == "" {
 		t.Fatalf("the trusted inherit has no archived (%q) or no active (%q) entry: the test shows nothing", archived, active)
 	}
-	mustRun(t, "release", archived, active, "--store", released, "--now", "2026-11-03T01:30:00Z")
+	byHand := []string{archived, active}
+	if every {
+		byHand = byHand[:0]
+		for id := range statuses(t, released) {
+			byHand = append(byHand, id)
+		}
+	}
+	mustRun(t, append([]string{"release", "--store", released, "--now", "2026-11-03T01:30:00Z"}, byHand...)...)
 	mustRun(t, "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger), "--now", "2026-11-03T02:00:00Z")
 
 	got, want := trustedExport(t, released), trustedExport(t, trusted)

@@ -31,14 +31,17 @@ func TestTrustProperty(t *testing.T) {
 	// owner[k] and its look-alike copy[k] (same digest, a stranger's
 	// signature); attacker[k]: a stranger's own knowledge; lookalike[k]:
 	// owner[k]'s ids and vectors with the stranger's text, signed by the
-	// stranger.
-	var owner, copies, attacker, lookalike []string
+	// stranger (unsignedLookalike[k]: not signed).
+	var owner, copies, attacker, lookalike, unsignedLookalike []string
 	for k := 0; k < variants; k++ {
 		own := tinyVariant(t, dir, fmt.Sprintf("o%d", k), 2*k)
 		owner = append(owner, signBundle(t, own, "owner", sb.ownerKey.secret))
 		copies = append(copies, signBundle(t, own, "copy", sb.strangerKey.secret))
 		attacker = append(attacker, signBundle(t, tinyVariant(t, dir, fmt.Sprintf("x%d", k), 2*k+1), "attacker", sb.strangerKey.secret))
-		lookalike = append(lookalike, signBundle(t, poisoned(t, own), "lookalike", sb.strangerKey.secret))
+		poison := poisoned(t, own)
+		lookalike = append(lookalike, signBundle(t, poison, "lookalike", sb.strangerKey.secret))
+		unsignedLookalike = append(unsignedLookalike, strings.TrimSuffix(poison, ".jsonl")+"-unsigned.bardo")
+		mustRun(t, "bundle", poison, "-o", unsignedLookalike[k], "--quiet")
 	}
 	digests := make([]string, variants)
 	for k := range owner {
@@ -60,7 +63,7 @@ func TestTrustProperty(t *testing.T) {
 			for step := 0; step < 14; step++ {
 				now := fmt.Sprintf("2026-11-03T%02d:00:00Z", step+1)
 				k := rng.IntN(variants)
-				switch op := rng.IntN(7); op {
+				switch op := rng.IntN(8); op {
 				case 0:
 					log = append(log, fmt.Sprintf("inherit owner %d", k))
 					trusted[k] = true
@@ -93,6 +96,10 @@ func TestTrustProperty(t *testing.T) {
 				case 6:
 					log = append(log, fmt.Sprintf("deposit look-alike %d", k))
 					mustRun(t, "library", "deposit", lookalike[k], "--library", lib, "--now", now)
+					libs[lib] = true
+				case 7:
+					log = append(log, fmt.Sprintf("deposit unsigned look-alike %d", k))
+					mustRun(t, "library", "deposit", unsignedLookalike[k], "--library", lib, "--now", now)
 					libs[lib] = true
 				case 5:
 					log = append(log, "equip")
