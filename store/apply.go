@@ -81,7 +81,7 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 			p.BundleDigest, p.StoreGolemID, s.meta.GolemID)
 	}
 	var id int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		// A trusted arrival is applied once; a quarantined one once, and
 		// never after the bundle arrived trusted. A quarantined apply
 		// never marks the digest applied for a trusted one: that applies
@@ -109,6 +109,7 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 			params = map[string]any{}
 		}
 		params["bundle_kind"] = p.Kind
+		var superseded int64
 		if !p.Trust.Quarantine {
 			prev, err := findActivity(ctx, tx.tx, ActivityInheritQuarantined, p.BundleDigest)
 			if err != nil {
@@ -116,11 +117,12 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 			}
 			if prev != nil {
 				params["supersedes"] = prev.ID
+				superseded = prev.ID
 			}
 		}
 		gen := p.SourceGeneration
 		var err error
-		if id, err = tx.RecordActivity(ctx, Activity{
+		if id, err = tx.recordActivity(ctx, Activity{
 			Kind:             kind,
 			At:               now,
 			InputDigest:      p.BundleDigest,
@@ -137,13 +139,17 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 				return fmt.Errorf("keeping bundle %s under quarantine: %w", p.BundleDigest, err)
 			}
 		}
-		a := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
-		for _, step := range []func(context.Context) error{a.rekeys, a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
+		a := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}, superseded: superseded}
+		for _, step := range []func(context.Context) error{a.requarantine, a.rekeys, a.admit, a.sightings, a.sameAs, a.flags, a.edges, a.documents, a.writeLinks} {
 			if err := step(ctx); err != nil {
 				return err
 			}
 		}
-		return tx.SetActivityCounts(ctx, id, a.counts())
+		counts := a.counts()
+		if a.requarantined > 0 {
+			counts["requarantined"] = a.requarantined
+		}
+		return tx.setActivityCounts(ctx, id, counts)
 	})
 	if err != nil {
 		return 0, err
@@ -153,13 +159,16 @@ func (s *Store) ApplyInherit(ctx context.Context, p *inherit.Plan, now time.Time
 
 // applier is one ApplyInherit in progress.
 type applier struct {
-	tx       *Tx
+	tx       *writeTx
 	p        *inherit.Plan
 	activity int64
 	links    map[linkKey]map[string]any // entry_changes to write, beyond "created"
+	// superseded is the quarantined apply of the same bundle a trusted
+	// one supersedes (0 none).
+	superseded int64
 
 	created, merged, sighted, candidates, flagged int
-	movedAside                                    int
+	movedAside, requarantined                     int
 	edgesAdded, edgesKept                         int
 	documentsWritten, documentsUnchanged          int
 }
@@ -175,6 +184,65 @@ func (a *applier) link(entry, action string) map[string]any {
 		a.links[k] = d
 	}
 	return d
+}
+
+// requarantine makes the quarantined copy of the bundle a trusted apply
+// supersedes a quarantined copy again: every row its quarantined apply
+// brought that a person released (bardo release ID) or archived since is
+// quarantined, each change linked as "superseded", so that the store
+// holds exactly what the trusted arrival makes — the planner saw those
+// rows as quarantined (SupersededRows) and moves aside the ones whose ids
+// the trusted rows take. Nothing is removed.
+func (a *applier) requarantine(ctx context.Context) error {
+	if a.superseded == 0 {
+		return nil
+	}
+	ids, from, err := supersededRows(ctx, a.tx.tx, a.superseded)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		if err := setStatus(ctx, a.tx, id, grimoire.StatusQuarantined, a.activity); err != nil {
+			return err
+		}
+		d := a.link(id, "superseded")
+		d["from"], d["to"], d["quarantined_by"] = from[i], grimoire.StatusQuarantined, a.superseded
+		a.requarantined++
+	}
+	return nil
+}
+
+// SupersededRows returns the ids of the rows that the quarantined apply of
+// the bundle of digest brought and that are no longer quarantined (a
+// person released or archived them one by one), bytewise in order: a
+// trusted arrival of that bundle (bardo release --bundle, or the signed
+// original) supersedes its quarantined copy, and plans against them as
+// against the copy's other rows, quarantined (ApplyInherit quarantines
+// them again).
+func (s *Store) SupersededRows(ctx context.Context, digest string) ([]string, error) {
+	prev, err := findActivity(ctx, s.db, ActivityInheritQuarantined, digest)
+	if err != nil || prev == nil {
+		return nil, err
+	}
+	ids, _, err := supersededRows(ctx, s.db, prev.ID)
+	return ids, err
+}
+
+func supersededRows(ctx context.Context, q querier, activity int64) (ids, statuses []string, err error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, status FROM grimoire_entries WHERE created_by=? AND status!=? ORDER BY id",
+		activity, grimoire.StatusQuarantined)
+	if err != nil {
+		return nil, nil, classify(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, st string
+		if err := rows.Scan(&id, &st); err != nil {
+			return nil, nil, err
+		}
+		ids, statuses = append(ids, id), append(statuses, st)
+	}
+	return ids, statuses, classify(rows.Err())
 }
 
 // rekeys moves aside each quarantined row a trusted row of the plan takes
@@ -352,7 +420,7 @@ func (a *applier) writeLinks(ctx context.Context) error {
 		return cmp.Or(strings.Compare(x.entry, y.entry), strings.Compare(x.action, y.action))
 	})
 	for _, k := range keys {
-		if err := a.tx.LinkChange(ctx, a.activity, k.entry, k.action, a.links[k]); err != nil {
+		if err := a.tx.linkChange(ctx, a.activity, k.entry, k.action, a.links[k]); err != nil {
 			return fmt.Errorf("entry %q: %s link: %w", k.entry, k.action, err)
 		}
 	}

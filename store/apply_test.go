@@ -113,7 +113,7 @@ func TestApplyInherit(t *testing.T) {
 
 	// Every row created or touched is linked to it, and how.
 	links := map[string][]string{}
-	rows, err := s.DB().QueryContext(ctx, "SELECT entry_id, action FROM entry_changes WHERE activity_id=? ORDER BY entry_id, action", id)
+	rows, err := s.db.QueryContext(ctx, "SELECT entry_id, action FROM entry_changes WHERE activity_id=? ORDER BY entry_id, action", id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestApplyInherit(t *testing.T) {
 
 	// The pre-existing edge keeps its weight.
 	var w float64
-	if err := s.DB().QueryRowContext(ctx, "SELECT weight FROM causal_edges WHERE source_id='old-1' AND target_id='old-2'").Scan(&w); err != nil || w != 0.9 {
+	if err := s.db.QueryRowContext(ctx, "SELECT weight FROM causal_edges WHERE source_id='old-1' AND target_id='old-2'").Scan(&w); err != nil || w != 0.9 {
 		t.Errorf("old-1 → old-2 weight %v (%v), want the store's 0.9", w, err)
 	}
 	st, err := s.Stats(ctx)

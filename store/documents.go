@@ -20,7 +20,7 @@ func documentDigest(text string) string {
 // under that name changes nothing and reports false; any other is written,
 // and every text written is also kept in document_versions, so that an
 // update never loses what it replaced.
-func (t *Tx) putDocument(ctx context.Context, name, text string, activity int64) (bool, error) {
+func (t *writeTx) putDocument(ctx context.Context, name, text string, activity int64) (bool, error) {
 	digest := documentDigest(text)
 	var have string
 	err := t.queryRow(ctx, "SELECT digest FROM documents WHERE name=?", name).Scan(&have)

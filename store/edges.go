@@ -20,7 +20,7 @@ const (
 
 // addEdge inserts e unless the store holds an edge between the same ends,
 // which stays as it is: inheritance never rewrites the successor's graph.
-func (t *Tx) addEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64) (edgeResult, error) {
+func (t *writeTx) addEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64) (edgeResult, error) {
 	res, err := t.exec(ctx, `INSERT INTO causal_edges(source_id, target_id, weight, evidence, lag, mechanism, created_by, updated_by)
 		VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(source_id, target_id) DO NOTHING`,
 		e.SourceID, e.TargetID, e.Weight, e.Evidence, e.Lag, nullString(e.Mechanism), activity, activity)
@@ -36,7 +36,7 @@ func (t *Tx) addEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64
 // putEdge inserts e, or gives the store's edge between the same ends e's
 // weight, evidence, lag and mechanism: the Golem's own graph is the
 // authority on its own learning.
-func (t *Tx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64) (edgeResult, error) {
+func (t *writeTx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64) (edgeResult, error) {
 	var weight float64
 	var evidence int64
 	var lag sql.NullInt64
@@ -63,7 +63,7 @@ func (t *Tx) putEdge(ctx context.Context, e *grimoire.CausalEdge, activity int64
 }
 
 // hasEntries reports whether the store holds entries of every id given.
-func (t *Tx) hasEntries(ctx context.Context, ids ...string) (bool, error) {
+func (t *writeTx) hasEntries(ctx context.Context, ids ...string) (bool, error) {
 	for _, id := range ids {
 		var one int
 		err := t.queryRow(ctx, "SELECT 1 FROM grimoire_entries WHERE id=?", id).Scan(&one)

@@ -48,14 +48,9 @@ const entryColumns = `id, golem_id, category, content, confidence, confidence_at
 	requires_investigation, memory_strength, retrieval_weight, demurrage_weight, toxic_recommendation,
 	toxic_contribution, same_as, legal_hold, last_metabolized_at, created_by, updated_by`
 
-// InsertEntry adds a row created by activity, with its embedding, and links
-// the row to the activity as "created".
-func (t *Tx) InsertEntry(ctx context.Context, r *Row, activity int64) error {
-	return t.insertEntry(ctx, r, activity, nil)
-}
-
-// insertEntry is InsertEntry with the detail of the "created" link.
-func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map[string]any) error {
+// insertEntry adds a row created by activity, with its embedding, and
+// links the row to the activity as "created", with detail.
+func (t *writeTx) insertEntry(ctx context.Context, r *Row, activity int64, detail map[string]any) error {
 	args, err := t.entryArgs(r, activity)
 	if err != nil {
 		return err
@@ -79,12 +74,12 @@ func (t *Tx) insertEntry(ctx context.Context, r *Row, activity int64, detail map
 			}
 		}
 	}
-	return t.LinkChange(ctx, activity, e.ID, "created", detail)
+	return t.linkChange(ctx, activity, e.ID, "created", detail)
 }
 
 // entryArgs are the values of r's grimoire_entries row, in entryColumns'
 // order.
-func (t *Tx) entryArgs(r *Row, activity int64) ([]any, error) {
+func (t *writeTx) entryArgs(r *Row, activity int64) ([]any, error) {
 	e := &r.Entry
 	st := e.Store
 	if st == nil {
@@ -144,7 +139,7 @@ func repeatGroup(n int, group string) string {
 }
 
 // LinkChange records that activity changed entry, and how.
-func (t *Tx) LinkChange(ctx context.Context, activity int64, entryID, action string, detail map[string]any) error {
+func (t *writeTx) linkChange(ctx context.Context, activity int64, entryID, action string, detail map[string]any) error {
 	b, err := json.Marshal(orEmpty(detail))
 	if err != nil {
 		return err
@@ -155,7 +150,7 @@ func (t *Tx) LinkChange(ctx context.Context, activity int64, entryID, action str
 }
 
 // Flag sets a review flag on an entry (a flag, never a retraction).
-func (t *Tx) Flag(ctx context.Context, entryID, flag, reason string, activity int64) error {
+func (t *writeTx) Flag(ctx context.Context, entryID, flag, reason string, activity int64) error {
 	_, err := t.exec(ctx, `INSERT INTO review_flags(entry_id, flag, reason, activity_id) VALUES(?,?,?,?)
 		ON CONFLICT(entry_id, flag) DO NOTHING`, entryID, flag, reason, activity)
 	return err

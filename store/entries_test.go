@@ -73,12 +73,12 @@ func TestInsertEntryRoundTrip(t *testing.T) {
 	defer s.Close()
 	want := fullRow("0193a6f0-7c1e-7b55-9a10-5e3a2c1d9f02")
 	var act int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		var err error
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: "test", At: t0, Counts: map[string]any{"created": 1}}); err != nil {
+		if act, err = tx.recordActivity(ctx, Activity{Kind: "test", At: t0, Counts: map[string]any{"created": 1}}); err != nil {
 			return err
 		}
-		return tx.InsertEntry(ctx, want, act)
+		return tx.insertEntry(ctx, want, act, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -110,12 +110,12 @@ func TestInsertEntryDefaults(t *testing.T) {
 	_, s := newStore(t)
 	defer s.Close()
 	e := entry("e1", "a minimal entry", 0.6)
-	err := s.Tx(ctx, func(tx *Tx) error {
-		act, err := tx.RecordActivity(ctx, Activity{Kind: "test", At: t0})
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		act, err := tx.recordActivity(ctx, Activity{Kind: "test", At: t0})
 		if err != nil {
 			return err
 		}
-		return tx.InsertEntry(ctx, &Row{Entry: *e}, act)
+		return tx.insertEntry(ctx, &Row{Entry: *e}, act, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -155,13 +155,13 @@ func TestEachEntryOrder(t *testing.T) {
 	_, s := newStore(t)
 	defer s.Close()
 	ids := []string{"b", "a", "B", "ab", "é", "a b", "10", "9"}
-	err := s.Tx(ctx, func(tx *Tx) error {
-		act, err := tx.RecordActivity(ctx, Activity{Kind: "test", At: t0})
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		act, err := tx.recordActivity(ctx, Activity{Kind: "test", At: t0})
 		if err != nil {
 			return err
 		}
 		for _, id := range ids {
-			if err := tx.InsertEntry(ctx, &Row{Entry: *entry(id, "content of "+id, 0.5)}, act); err != nil {
+			if err := tx.insertEntry(ctx, &Row{Entry: *entry(id, "content of "+id, 0.5)}, act, nil); err != nil {
 				return err
 			}
 		}

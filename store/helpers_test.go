@@ -146,7 +146,7 @@ func mustBeSound(t testing.TB, s *Store) {
 // mustExec runs SQL on the store, as tests that corrupt it on purpose do.
 func mustExec(t testing.TB, s *Store, query string, args ...any) {
 	t.Helper()
-	if _, err := s.DB().Exec(query, args...); err != nil {
+	if _, err := s.db.Exec(query, args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
@@ -170,7 +170,7 @@ func dump(t testing.TB, s *Store) string {
 	}
 	var b bytes.Buffer
 	for _, tb := range tables {
-		rows, err := s.DB().Query("SELECT * FROM " + tb.name + " ORDER BY " + tb.order)
+		rows, err := s.db.Query("SELECT * FROM " + tb.name + " ORDER BY " + tb.order)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,13 +201,13 @@ func insertRows(t testing.TB, s *Store, kind string, rows ...*Row) int64 {
 	t.Helper()
 	ctx := context.Background()
 	var act int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		var err error
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: kind, At: t0, Counts: map[string]any{"created": len(rows)}}); err != nil {
+		if act, err = tx.recordActivity(ctx, Activity{Kind: kind, At: t0, Counts: map[string]any{"created": len(rows)}}); err != nil {
 			return err
 		}
 		for _, r := range rows {
-			if err := tx.InsertEntry(ctx, r, act); err != nil {
+			if err := tx.insertEntry(ctx, r, act, nil); err != nil {
 				return err
 			}
 		}

@@ -69,7 +69,7 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 		return st, fmt.Errorf("export of golem %q generation %d, store of golem %q generation %d: %w",
 			h.GolemID, h.Generation, s.meta.GolemID, s.meta.Generation, ErrForeignExport)
 	}
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		prev, err := findActivity(ctx, tx.tx, ActivityIngest, digest)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 			in.model = h.Embedding.Model
 		}
 		gen := h.Generation
-		if in.activity, err = tx.RecordActivity(ctx, Activity{
+		if in.activity, err = tx.recordActivity(ctx, Activity{
 			Kind:             ActivityIngest,
 			At:               now,
 			InputDigest:      digest,
@@ -105,7 +105,7 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 		}
 		st.Applied, st.Activity = true, in.activity
 		st.Warnings = in.warn.result()
-		return tx.SetActivityCounts(ctx, in.activity, st.counts())
+		return tx.setActivityCounts(ctx, in.activity, st.counts())
 	})
 	if err != nil {
 		return IngestStats{}, err
@@ -135,7 +135,7 @@ func (st *IngestStats) counts() map[string]any {
 
 // ingest is one ingest in progress.
 type ingest struct {
-	tx       *Tx
+	tx       *writeTx
 	activity int64
 	model    string // the export's embedding space
 	stats    *IngestStats
@@ -296,18 +296,18 @@ func (in *ingest) admitted(e *grimoire.Entry) *Row {
 	return r
 }
 
-// insertCreated inserts rows created by activity, as InsertEntry would one
+// insertCreated inserts rows created by activity, as insertEntry would one
 // by one, in multi-row statements of insertChunk rows. A statement that
 // fails writes nothing (SQLite undoes the statement, not the transaction):
 // its rows are then inserted one by one, so that the error names the entry.
-func (t *Tx) insertCreated(ctx context.Context, rows []*Row, activity int64) error {
+func (t *writeTx) insertCreated(ctx context.Context, rows []*Row, activity int64) error {
 	for len(rows) > 0 {
 		n := min(len(rows), insertChunk)
 		err := t.insertChunk(ctx, rows[:n], activity)
 		var retry *retryOneByOne
 		if errors.As(err, &retry) {
 			for _, r := range rows[:n] {
-				if err := t.InsertEntry(ctx, r, activity); err != nil {
+				if err := t.insertEntry(ctx, r, activity, nil); err != nil {
 					return err
 				}
 			}
@@ -320,8 +320,8 @@ func (t *Tx) insertCreated(ctx context.Context, rows []*Row, activity int64) err
 }
 
 // retryOneByOne is insertChunk's answer when its rows are better
-// inserted by InsertEntry: the chunk wrote nothing, and either a row failed
-// (one by one, the error names it) or rows are flagged (InsertEntry writes
+// inserted by insertEntry: the chunk wrote nothing, and either a row failed
+// (one by one, the error names it) or rows are flagged (insertEntry writes
 // the flags between the entries, as one row at a time does).
 type retryOneByOne struct{ err error }
 
@@ -329,7 +329,7 @@ func (e *retryOneByOne) Error() string { return e.err.Error() }
 
 // insertChunk writes rows' entries, then their embeddings, then their
 // "created" links, each table in one statement.
-func (t *Tx) insertChunk(ctx context.Context, rows []*Row, activity int64) error {
+func (t *writeTx) insertChunk(ctx context.Context, rows []*Row, activity int64) error {
 	args := make([]any, 0, len(rows)*entryColumnCount)
 	var emb []any
 	for _, r := range rows {
@@ -379,7 +379,7 @@ type ingestRow struct {
 
 // ingestStates returns the rows the store holds of the entries' ids, by id,
 // in one query.
-func (t *Tx) ingestStates(ctx context.Context, entries []*grimoire.Entry) (map[string]*ingestRow, error) {
+func (t *writeTx) ingestStates(ctx context.Context, entries []*grimoire.Entry) (map[string]*ingestRow, error) {
 	ids := make([]any, len(entries))
 	for i, e := range entries {
 		ids[i] = e.ID
@@ -468,7 +468,7 @@ func (in *ingest) update(ctx context.Context, e *grimoire.Entry, cur *ingestRow)
 		return fmt.Errorf("entry %q: %w", e.ID, err)
 	}
 	in.stats.Updated++
-	return in.tx.LinkChange(ctx, in.activity, e.ID, "updated", detail)
+	return in.tx.linkChange(ctx, in.activity, e.ID, "updated", detail)
 }
 
 // edges writes the export's causal edges whose two ends the store holds.

@@ -260,7 +260,7 @@ func TestInsertCreatedNamesTheEntry(t *testing.T) {
 	}
 	defer s.Close()
 	rows := []*Row{{Entry: *entry("a", "one", 0.5)}, {Entry: *entry("b", "two", 1.5)}, {Entry: *entry("c", "three", 0.5)}}
-	err = s.Tx(ctx, func(tx *Tx) error { return tx.insertCreated(ctx, rows, 1) })
+	err = s.writeTx(ctx, func(tx *writeTx) error { return tx.insertCreated(ctx, rows, 1) })
 	if err == nil || !strings.Contains(err.Error(), `entry "b"`) {
 		t.Fatalf("error %v, want one naming entry \"b\"", err)
 	}

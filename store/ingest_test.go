@@ -235,14 +235,14 @@ func TestIngestGraphAndDocuments(t *testing.T) {
 		t.Errorf("created, edges added/updated/skipped, documents, ignored, warnings (-want +got):\n%s\n%+v", d, st)
 	}
 	var w, mech string
-	if err := s.DB().QueryRowContext(ctx, "SELECT weight || '/' || evidence, mechanism FROM causal_edges WHERE source_id='a'").Scan(&w, &mech); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT weight || '/' || evidence, mechanism FROM causal_edges WHERE source_id='a'").Scan(&w, &mech); err != nil {
 		t.Fatal(err)
 	}
 	if w != "0.7/5" || mech != "liquidity flight" {
 		t.Errorf("edge a → b = %s %q, want the export's 0.7/5 liquidity flight", w, mech)
 	}
 	var versions int
-	if err := s.DB().QueryRowContext(ctx, "SELECT count(*) FROM document_versions WHERE name='PLAYBOOK.md'").Scan(&versions); err != nil {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM document_versions WHERE name='PLAYBOOK.md'").Scan(&versions); err != nil {
 		t.Fatal(err)
 	}
 	if versions != 2 {

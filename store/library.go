@@ -17,7 +17,12 @@ import (
 // equip of a successor's store from one.
 const (
 	ActivityDeposit = "deposit"
-	ActivityEquip   = "equip"
+	// ActivityDepositQuarantined is a deposit made under quarantine
+	// (inherit.Trust.Quarantine), its own kind as ActivityInheritQuarantined
+	// is: it never marks the source deposited for a trusted deposit of the
+	// same digest, which applies properly and supersedes it.
+	ActivityDepositQuarantined = "deposit_quarantined"
+	ActivityEquip              = "equip"
 )
 
 var (
@@ -45,8 +50,14 @@ var (
 // is not an inheritance, and each row's confidence_at_creation is the
 // confidence it was deposited at. It returns the activity's id.
 //
-// A source the library took before is ErrAlreadyDeposited; a store that is
-// not a library is ErrNotLibrary; either way nothing changes.
+// A deposit under quarantine (Plan.Trust.Quarantine) is recorded as a
+// "deposit_quarantined" activity: it never marks the source deposited for
+// a trusted deposit of the same digest, which applies properly and records
+// the quarantined deposit it supersedes ("supersedes" in its params).
+//
+// A source the library took before (trusted, or under quarantine for a
+// deposit under quarantine) is ErrAlreadyDeposited; a store that is not a
+// library is ErrNotLibrary; either way nothing changes.
 func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.Time) (int64, error) {
 	if s.meta.Kind != KindLibrary {
 		return 0, fmt.Errorf("deposit into %s: a store of kind %q: %w", s.path, s.meta.Kind, ErrNotLibrary)
@@ -58,7 +69,11 @@ func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.T
 		"edges_offered":  d.Source.EdgesOffered,
 		"edges_left_out": d.Source.EdgesLeftOut,
 	}
-	return s.applyPlan(ctx, ActivityDeposit, ErrAlreadyDeposited, p, now, func(a *applier, ctx context.Context) error {
+	k := kinds{kind: ActivityDeposit, blockers: []string{ActivityDeposit}, supersede: ActivityDepositQuarantined}
+	if p.Trust.Quarantine {
+		k = kinds{kind: ActivityDepositQuarantined, blockers: []string{ActivityDeposit, ActivityDepositQuarantined}}
+	}
+	return s.applyPlan(ctx, k, ErrAlreadyDeposited, p, now, func(a *applier, ctx context.Context) error {
 		if err := a.admitDeposit(ctx); err != nil {
 			return err
 		}
@@ -86,22 +101,46 @@ func (a *applier) depositVerdict(ctx context.Context) error {
 }
 
 // DepositVerdicts returns the verdict of every deposit of the library, by
-// its source's digest (a row's Store.Bundle). A deposit made before schema
-// 3 has none: its rows count as unsigned.
-func (s *Store) DepositVerdicts(ctx context.Context) (map[string]DepositVerdict, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT source_digest, signature, signed_by, quarantined FROM deposit_verdicts")
+// the deposit's activity (a row's library.Record Origin.Activity): one
+// source's digest may be the digest of two deposits, an unsigned copy
+// quarantined and the signed original, each with its own verdict. A
+// deposit made before schema 3 has none: its rows count as unsigned.
+func (s *Store) DepositVerdicts(ctx context.Context) (map[int64]DepositVerdict, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT activity_id, signature, signed_by, quarantined FROM deposit_verdicts")
 	if err != nil {
 		return nil, classify(err)
 	}
 	defer rows.Close()
-	out := map[string]DepositVerdict{}
+	out := map[int64]DepositVerdict{}
 	for rows.Next() {
-		var d string
+		var d int64
 		var v DepositVerdict
 		if err := rows.Scan(&d, &v.Signature, &v.SignedBy, &v.Quarantined); err != nil {
 			return nil, err
 		}
 		out[d] = v
+	}
+	return out, classify(rows.Err())
+}
+
+// DepositSigners returns, for every row of the library a signed deposit
+// brought, the signing key's id, by row id: what keeps each signer's
+// knowledge apart (library.Apart). A row of an unsigned deposit, or of a
+// deposit made before schema 3, is not in it.
+func (s *Store) DepositSigners(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, v.signed_by FROM grimoire_entries g
+		JOIN deposit_verdicts v ON v.activity_id=g.created_by WHERE v.signed_by!=''`)
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, by string
+		if err := rows.Scan(&id, &by); err != nil {
+			return nil, err
+		}
+		out[id] = by
 	}
 	return out, classify(rows.Err())
 }
@@ -124,26 +163,39 @@ func (s *Store) ApplyEquip(ctx context.Context, eq *library.Equip, now time.Time
 	case p.StoreGolemID != s.meta.GolemID:
 		return 0, fmt.Errorf("equip %s: planned for golem %q, this store is golem %q", eq.Key, p.StoreGolemID, s.meta.GolemID)
 	}
-	return s.applyPlan(ctx, ActivityEquip, ErrAlreadyEquipped, p, now, (*applier).admit, map[string]any{"selected": len(eq.Choices)})
+	k := kinds{kind: ActivityEquip, blockers: []string{ActivityEquip}}
+	return s.applyPlan(ctx, k, ErrAlreadyEquipped, p, now, (*applier).admit, map[string]any{"selected": len(eq.Choices)})
 }
 
-// applyPlan applies p as an activity of kind, keyed by p.BundleDigest, in
-// one transaction: admit writes the rows, then the sightings, the same_as
-// candidates, the flags, the edges, the documents and the links, as
-// ApplyInherit does. extra is added to the activity's counts.
-func (s *Store) applyPlan(ctx context.Context, kind string, already error, p *inherit.Plan, now time.Time,
+// kinds say what activity a plan is recorded as: its kind, the kinds of
+// activity that applied the same digest before and so make it
+// ErrAlready…, and the kind of one it supersedes ("" none).
+type kinds struct {
+	kind      string
+	blockers  []string
+	supersede string
+}
+
+// applyPlan applies p as an activity of k.kind, keyed by p.BundleDigest,
+// in one transaction: admit writes the rows, then the sightings, the
+// same_as candidates, the flags, the edges, the documents and the links,
+// as ApplyInherit does. extra is added to the activity's counts.
+func (s *Store) applyPlan(ctx context.Context, k kinds, already error, p *inherit.Plan, now time.Time,
 	admit func(*applier, context.Context) error, extra map[string]any) (int64, error) {
+	kind := k.kind
 	if p.BundleDigest == "" {
 		return 0, fmt.Errorf("%s: the plan names no input digest", kind)
 	}
 	var id int64
-	err := s.Tx(ctx, func(tx *Tx) error {
-		prev, err := findActivity(ctx, tx.tx, kind, p.BundleDigest)
-		if err != nil {
-			return err
-		}
-		if prev != nil {
-			return fmt.Errorf("%s %s: %w (activity %d, %s)", kind, p.BundleDigest, already, prev.ID, formatTime(prev.At))
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		for _, b := range k.blockers {
+			prev, err := findActivity(ctx, tx.tx, b, p.BundleDigest)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				return fmt.Errorf("%s %s: %w (activity %d, %s)", kind, p.BundleDigest, already, prev.ID, formatTime(prev.At))
+			}
 		}
 		if err := tx.deferForeignKeys(ctx); err != nil {
 			return err
@@ -153,12 +205,22 @@ func (s *Store) applyPlan(ctx context.Context, kind string, already error, p *in
 			params = map[string]any{}
 		}
 		params["source_kind"] = p.Kind
+		if k.supersede != "" {
+			prev, err := findActivity(ctx, tx.tx, k.supersede, p.BundleDigest)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				params["supersedes"] = prev.ID
+			}
+		}
 		gen := p.SourceGeneration
 		a := Activity{Kind: kind, At: now, InputDigest: p.BundleDigest, SourceGolemID: p.SourceGolemID, Channel: p.Channel, Params: params}
-		if kind == ActivityDeposit {
+		if kind != ActivityEquip {
 			a.SourceGeneration = &gen
 		}
-		if id, err = tx.RecordActivity(ctx, a); err != nil {
+		var err error
+		if id, err = tx.recordActivity(ctx, a); err != nil {
 			return err
 		}
 		ap := &applier{tx: tx, p: p, activity: id, links: map[linkKey]map[string]any{}}
@@ -171,7 +233,7 @@ func (s *Store) applyPlan(ctx context.Context, kind string, already error, p *in
 		}
 		counts := ap.counts()
 		maps.Copy(counts, extra)
-		return tx.SetActivityCounts(ctx, id, counts)
+		return tx.setActivityCounts(ctx, id, counts)
 	})
 	if err != nil {
 		return 0, err

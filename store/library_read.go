@@ -35,7 +35,7 @@ func (s *Store) EachRecord(ctx context.Context, fn func(*library.Record) error) 
 			if a := byID[r.CreatedBy]; a != nil {
 				rec.Origin = library.Origin{Activity: a.ID, Kind: a.Kind, GolemID: a.SourceGolemID, Generation: a.SourceGeneration,
 					Channel: a.Channel, Digest: a.InputDigest, At: a.At}
-				if a.Kind == ActivityDeposit && a.SourceGeneration != nil {
+				if isDeposit(a.Kind) && a.SourceGeneration != nil {
 					conf := r.Confidence
 					if r.ConfidenceAtCreation != nil {
 						conf = *r.ConfidenceAtCreation
@@ -76,7 +76,7 @@ func (s *Store) Deposits(ctx context.Context) ([]library.DepositRecord, error) {
 	}
 	var out []library.DepositRecord
 	for _, a := range acts {
-		if a.Kind != ActivityDeposit {
+		if !isDeposit(a.Kind) {
 			continue
 		}
 		d := library.DepositRecord{Activity: a.ID, At: a.At, Channel: a.Channel, Digest: a.InputDigest, GolemID: a.SourceGolemID,
@@ -87,6 +87,12 @@ func (s *Store) Deposits(ctx context.Context) ([]library.DepositRecord, error) {
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// isDeposit reports whether an activity of kind is a deposit: trusted, or
+// under quarantine.
+func isDeposit(kind string) bool {
+	return kind == ActivityDeposit || kind == ActivityDepositQuarantined
 }
 
 func countOf(counts map[string]any, key string) int {

@@ -338,3 +338,120 @@ func TestEquipIntoSuccessor(t *testing.T) {
 		t.Errorf("deposit into a Golem's store: %v, want ErrNotLibrary", err)
 	}
 }
+
+// TestDepositQuarantinedNeverBlocksTrusted: a deposit under quarantine is
+// a "deposit_quarantined" activity, so the same source deposited trusted
+// afterwards applies (recording what it supersedes), while a second
+// deposit of either kind is ErrAlreadyDeposited; each keeps its verdict.
+func TestDepositQuarantinedNeverBlocksTrusted(t *testing.T) {
+	ctx := context.Background()
+	s := newLibrary(t)
+	const digest = "sha256:aa"
+	dep := func(q bool) *library.Deposit {
+		tr := inherit.Trust{Signature: "trusted", SignedBy: "owner"}
+		if q {
+			tr = inherit.Trust{Signature: "unsigned", Quarantine: true}
+		}
+		return &library.Deposit{Plan: inherit.Plan{BundleDigest: digest, Kind: "death", Channel: library.ChannelDeath, Trust: tr}, Source: &library.Source{}}
+	}
+	qa, err := s.ApplyDeposit(ctx, dep(true), t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ApplyDeposit(ctx, dep(true), t0); !errors.Is(err, ErrAlreadyDeposited) {
+		t.Errorf("a second quarantined deposit = %v, want ErrAlreadyDeposited", err)
+	}
+	ta, err := s.ApplyDeposit(ctx, dep(false), t0)
+	if err != nil {
+		t.Fatalf("the trusted deposit after a quarantined one: %v", err)
+	}
+	if _, err := s.ApplyDeposit(ctx, dep(false), t0); !errors.Is(err, ErrAlreadyDeposited) {
+		t.Errorf("a second trusted deposit = %v, want ErrAlreadyDeposited", err)
+	}
+	if _, err := s.ApplyDeposit(ctx, dep(true), t0); !errors.Is(err, ErrAlreadyDeposited) {
+		t.Errorf("a quarantined deposit after the trusted one = %v, want ErrAlreadyDeposited", err)
+	}
+	a, err := s.FindActivity(ctx, ActivityDepositQuarantined, digest)
+	if err != nil || a == nil || a.ID != qa {
+		t.Fatalf("the quarantined deposit's activity = %+v, %v", a, err)
+	}
+	if a, err = s.FindActivity(ctx, ActivityDeposit, digest); err != nil || a == nil || a.ID != ta || a.Params["supersedes"] != float64(qa) {
+		t.Fatalf("the trusted deposit's activity = %+v, %v; want it to supersede %d", a, err, qa)
+	}
+	v, err := s.DepositVerdicts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]DepositVerdict{qa: {Signature: "unsigned", Quarantined: true}, ta: {Signature: "trusted", SignedBy: "owner"}}
+	if d := cmp.Diff(want, v); d != "" {
+		t.Errorf("verdicts (-want +got):\n%s", d)
+	}
+	if d, err := s.Deposits(ctx); err != nil || len(d) != 2 {
+		t.Errorf("Deposits = %d, %v; want both", len(d), err)
+	}
+	mustBeSound(t, s)
+}
+
+// TestMigrateDepositVerdicts: a library of schema 3, where a quarantined
+// deposit was a "deposit" activity and verdicts were keyed by digest,
+// migrates: the quarantined deposit becomes "deposit_quarantined", every
+// verdict is kept, keyed by its deposit, and the signed original of the
+// quarantined source can then be deposited.
+func TestMigrateDepositVerdicts(t *testing.T) {
+	ctx := context.Background()
+	defer func(old migrationSet) { schema = old }(schema)
+	schema = migrationSet{fsys: migrations, version: 3}
+	p := filepath.Join(t.TempDir(), "library.db")
+	s, err := Create(ctx, p, Meta{Kind: KindLibrary, GolemID: "library"}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q, tr int64
+	if err := s.writeTx(ctx, func(tx *writeTx) error {
+		var err error
+		if q, err = tx.recordActivity(ctx, Activity{Kind: ActivityDeposit, At: t0, InputDigest: "sha256:aa"}); err != nil {
+			return err
+		}
+		if tr, err = tx.recordActivity(ctx, Activity{Kind: ActivityDeposit, At: t0, InputDigest: "sha256:bb"}); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `INSERT INTO deposit_verdicts(source_digest, activity_id, signature, signed_by, quarantined)
+			VALUES('sha256:aa', ?, 'untrusted', 'k1', 1), ('sha256:bb', ?, 'trusted', 'k2', 0)`, q, tr)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	schema = migrationSet{fsys: migrations, version: SchemaVersion}
+	w, err := Open(ctx, p, Options{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	acts, err := w.Activities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[int64]string{}
+	for _, a := range acts {
+		kinds[a.ID] = a.Kind
+	}
+	if kinds[q] != ActivityDepositQuarantined || kinds[tr] != ActivityDeposit {
+		t.Errorf("after the migration the deposits are %q and %q, want %q and %q", kinds[q], kinds[tr], ActivityDepositQuarantined, ActivityDeposit)
+	}
+	v, err := w.DepositVerdicts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]DepositVerdict{q: {Signature: "untrusted", SignedBy: "k1", Quarantined: true}, tr: {Signature: "trusted", SignedBy: "k2"}}
+	if d := cmp.Diff(want, v); d != "" {
+		t.Errorf("verdicts after the migration (-want +got):\n%s", d)
+	}
+	d := &library.Deposit{Plan: inherit.Plan{BundleDigest: "sha256:aa", Kind: "death", Channel: library.ChannelDeath,
+		Trust: inherit.Trust{Signature: "trusted", SignedBy: "owner"}}, Source: &library.Source{}}
+	if _, err := w.ApplyDeposit(ctx, d, t0); err != nil {
+		t.Errorf("the signed original of a source quarantined before the migration: %v", err)
+	}
+	mustBeSound(t, w)
+}

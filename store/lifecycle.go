@@ -66,13 +66,13 @@ type lifecycleOp struct {
 	to     string
 	refuse map[string]string // state → why a row in it is refused
 	state  func(*Row) string // the row's state this op moves
-	set    func(context.Context, *Tx, string, int64) error
+	set    func(context.Context, *writeTx, string, int64) error
 }
 
 func statusOp(kind, action, to string, refuse map[string]string) lifecycleOp {
 	return lifecycleOp{kind: kind, action: action, to: to, refuse: refuse,
 		state: func(r *Row) string { return r.Status },
-		set: func(ctx context.Context, tx *Tx, id string, act int64) error {
+		set: func(ctx context.Context, tx *writeTx, id string, act int64) error {
 			return setStatus(ctx, tx, id, to, act)
 		}}
 }
@@ -89,7 +89,7 @@ func holdOp(kind, action string, hold bool) lifecycleOp {
 			}
 			return NotHeld
 		},
-		set: func(ctx context.Context, tx *Tx, id string, act int64) error {
+		set: func(ctx context.Context, tx *writeTx, id string, act int64) error {
 			_, err := tx.exec(ctx, `UPDATE grimoire_entries SET legal_hold=?, updated_by=? WHERE id=?`, hold, act, id)
 			return err
 		}}
@@ -139,7 +139,7 @@ func (s *Store) lifecycle(ctx context.Context, op lifecycleOp, ids []string, rea
 		return nil, fmt.Errorf("%s: no entry named", op.kind)
 	}
 	out := &Lifecycle{}
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		out.Rows = out.Rows[:0]
 		refused := &RefusedError{Op: op.kind, Named: len(ids)}
 		changed := 0
@@ -169,7 +169,7 @@ func (s *Store) lifecycle(ctx context.Context, op lifecycleOp, ids []string, rea
 		if reason != "" {
 			params["reason"] = reason
 		}
-		act, err := tx.RecordActivity(ctx, Activity{Kind: op.kind, At: now, Params: params,
+		act, err := tx.recordActivity(ctx, Activity{Kind: op.kind, At: now, Params: params,
 			Counts: map[string]any{"changed": changed, "unchanged": len(ids) - changed}})
 		if err != nil {
 			return err
@@ -185,7 +185,7 @@ func (s *Store) lifecycle(ctx context.Context, op lifecycleOp, ids []string, rea
 			if reason != "" {
 				detail["reason"] = reason
 			}
-			if err := tx.LinkChange(ctx, act, tr.ID, op.action, detail); err != nil {
+			if err := tx.linkChange(ctx, act, tr.ID, op.action, detail); err != nil {
 				return err
 			}
 		}

@@ -151,7 +151,7 @@ func (s *Store) Maintain(ctx context.Context, o maintain.Options) (*maintain.Rep
 // cycle had completed before.
 func (c *cycle) begin(ctx context.Context) (replayed bool, err error) {
 	created := false
-	err = c.s.Tx(ctx, func(tx *Tx) error {
+	err = c.s.writeTx(ctx, func(tx *writeTx) error {
 		prev, err := findActivity(ctx, tx.tx, ActivityMaintain, cycleKey(c.o.Now))
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func (c *cycle) begin(ctx context.Context) (replayed bool, err error) {
 		if err != nil {
 			return err
 		}
-		c.act, err = tx.RecordActivity(ctx, Activity{
+		c.act, err = tx.recordActivity(ctx, Activity{
 			Kind:        ActivityMaintain,
 			At:          c.o.Now,
 			InputDigest: cycleKey(c.o.Now),
@@ -220,7 +220,7 @@ func (c *cycle) batch(ctx context.Context) error {
 	st := c.state
 	var ch maintain.Changes
 	reviewed, writes := c.budget.Reviewed, c.budget.Writes
-	err := c.s.Tx(ctx, func(tx *Tx) error {
+	err := c.s.writeTx(ctx, func(tx *writeTx) error {
 		left := c.o.BatchSize
 		for left > 0 && st.Phase != phaseDone && c.budget.Spent == "" {
 			n, done, err := c.phase(ctx, tx, &st, &ch, left)
@@ -240,7 +240,7 @@ func (c *cycle) batch(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		return tx.SetActivityCounts(ctx, c.act, counts)
+		return tx.setActivityCounts(ctx, c.act, counts)
 	})
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func (c *cycle) batch(ctx context.Context) error {
 // phase runs the current phase on at most limit rows after the cursor,
 // moving it. It returns how many rows it took and whether the phase is
 // over.
-func (c *cycle) phase(ctx context.Context, tx *Tx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
+func (c *cycle) phase(ctx context.Context, tx *writeTx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
 	switch st.Phase {
 	case maintain.PhaseMetabolism:
 		return c.metabolize(ctx, tx, st, ch, limit)
@@ -294,12 +294,12 @@ func (c *cycle) finish(ctx context.Context, health maintain.Observed) error {
 		st.Health[sg.Name] = sg.Value
 	}
 	st.Transactions++
-	err := c.s.Tx(ctx, func(tx *Tx) error {
+	err := c.s.writeTx(ctx, func(tx *writeTx) error {
 		counts, err := st.counts()
 		if err != nil {
 			return err
 		}
-		return tx.SetActivityCounts(ctx, c.act, counts)
+		return tx.setActivityCounts(ctx, c.act, counts)
 	})
 	if err != nil {
 		return err

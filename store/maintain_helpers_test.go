@@ -70,8 +70,8 @@ func maintStore(t *testing.T) *Store {
 		maintRow("stale-by-time", "Gas is cheap right now", 0.5, func(r *Row) { r.DecayClass = grimoire.DecayEphemeral }),
 		maintRow("held", "Keep the credit reserve untouched", 0.9, func(r *Row) { r.LegalHold = true; r.DecayClass = grimoire.DecayStructural }),
 	}
-	err := s.Tx(ctx, func(tx *Tx) error {
-		act, err := tx.RecordActivity(ctx, Activity{Kind: ActivityInherit, At: t0, InputDigest: bundleD,
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		act, err := tx.recordActivity(ctx, Activity{Kind: ActivityInherit, At: t0, InputDigest: bundleD,
 			Counts: map[string]any{"created": len(rows)}})
 		if err != nil {
 			return err
@@ -94,7 +94,7 @@ func maintStore(t *testing.T) *Store {
 		if err := tx.Flag(ctx, "toxic-root", ToxicFlag, "autopsy", act); err != nil {
 			return err
 		}
-		return tx.LinkChange(ctx, act, "toxic-root", "flagged", map[string]any{"recommendation": "discard", "contribution": 0.7})
+		return tx.linkChange(ctx, act, "toxic-root", "flagged", map[string]any{"recommendation": "discard", "contribution": 0.7})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // past each row it finishes, and reports whether the phase is over. A row
 // whose change does not fit the budget is left for the next run.
 
-func (c *cycle) metabolize(ctx context.Context, tx *Tx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
+func (c *cycle) metabolize(ctx context.Context, tx *writeTx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
 	rows, err := activeRowsAfter(ctx, tx.tx, st.After, limit)
 	if err != nil {
 		return 0, false, err
@@ -36,7 +36,7 @@ func (c *cycle) metabolize(ctx context.Context, tx *Tx, st *cycleState, ch *main
 				m.To, formatTime(c.o.Now), c.act, r.ID); err != nil {
 				return n, false, fmt.Errorf("entry %q: %w", r.ID, err)
 			}
-			if err := tx.LinkChange(ctx, c.act, r.ID, "metabolized", map[string]any{"memory_strength": m.To, "was": m.From}); err != nil {
+			if err := tx.linkChange(ctx, c.act, r.ID, "metabolized", map[string]any{"memory_strength": m.To, "was": m.From}); err != nil {
 				return n, false, err
 			}
 			ch.Metabolized++
@@ -49,7 +49,7 @@ func (c *cycle) metabolize(ctx context.Context, tx *Tx, st *cycleState, ch *main
 	return n, len(rows) < limit, nil
 }
 
-func (c *cycle) retain(ctx context.Context, tx *Tx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
+func (c *cycle) retain(ctx context.Context, tx *writeTx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
 	rows, err := activeRowsAfter(ctx, tx.tx, st.After, limit)
 	if err != nil {
 		return 0, false, err
@@ -67,7 +67,7 @@ func (c *cycle) retain(ctx context.Context, tx *Tx, st *cycleState, ch *maintain
 			if err := setStatus(ctx, tx, r.ID, "archived", c.act); err != nil {
 				return n, false, err
 			}
-			if err := tx.LinkChange(ctx, c.act, r.ID, "archived", map[string]any{
+			if err := tx.linkChange(ctx, c.act, r.ID, "archived", map[string]any{
 				"reason": rt.Reason, "effective_weight": rt.Weight, "temporal_decay": rt.Decay,
 				"confidence": r.Confidence, "retrieval_floor": maintain.RetrievalFloor,
 			}); err != nil {
@@ -81,7 +81,7 @@ func (c *cycle) retain(ctx context.Context, tx *Tx, st *cycleState, ch *maintain
 	return n, len(rows) < limit, nil
 }
 
-func (c *cycle) contradict(ctx context.Context, tx *Tx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
+func (c *cycle) contradict(ctx context.Context, tx *writeTx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
 	if c.contra == nil {
 		negs, err := contenders(ctx, tx.tx, "g.polarity='negative'", "", -1)
 		if err != nil {
@@ -130,7 +130,7 @@ func (c *cycle) contradict(ctx context.Context, tx *Tx, st *cycleState, ch *main
 
 // contestKnown reports whether a contested pair was recorded before, by
 // this cycle or an earlier one, whatever a person decided about it.
-func contestKnown(ctx context.Context, tx *Tx, ct maintain.Contest) (bool, error) {
+func contestKnown(ctx context.Context, tx *writeTx, ct maintain.Contest) (bool, error) {
 	var one int
 	err := tx.queryRow(ctx, `SELECT 1 FROM review_candidates WHERE kind='contested' AND entry_id=? AND other_id=?`,
 		ct.EntryID, ct.OtherID).Scan(&one)
@@ -143,7 +143,7 @@ func contestKnown(ctx context.Context, tx *Tx, ct maintain.Contest) (bool, error
 // contest records a contested pair: a review candidate, the "contested"
 // review flag on both rows, and the pair in both rows' changes. Both rows
 // stay as they are: contradiction is not corruption.
-func (c *cycle) contest(ctx context.Context, tx *Tx, ct maintain.Contest) error {
+func (c *cycle) contest(ctx context.Context, tx *writeTx, ct maintain.Contest) error {
 	res, err := tx.exec(ctx, `INSERT INTO review_candidates(kind, entry_id, other_id, cosine, activity_id) VALUES('contested',?,?,?,?)`,
 		ct.EntryID, ct.OtherID, ct.Cosine, c.act)
 	if err != nil {
@@ -171,7 +171,7 @@ func (c *cycle) contest(ctx context.Context, tx *Tx, ct maintain.Contest) error 
 	return nil
 }
 
-func (c *cycle) derive(ctx context.Context, tx *Tx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
+func (c *cycle) derive(ctx context.Context, tx *writeTx, st *cycleState, ch *maintain.Changes, limit int) (int, bool, error) {
 	if c.bundleRoots == nil {
 		var err error
 		if c.bundleRoots, err = bundleRoots(ctx, tx.tx); err != nil {
@@ -199,7 +199,7 @@ func (c *cycle) derive(ctx context.Context, tx *Tx, st *cycleState, ch *maintain
 			for i, r := range s.Roots {
 				roots[i] = r.ID
 			}
-			if err := tx.LinkChange(ctx, c.act, d.ID, "flagged", map[string]any{
+			if err := tx.linkChange(ctx, c.act, d.ID, "flagged", map[string]any{
 				"flag": maintain.StaleFlag, "roots": roots, "reason": s.Reason,
 			}); err != nil {
 				return n, false, err
@@ -215,7 +215,7 @@ func (c *cycle) derive(ctx context.Context, tx *Tx, st *cycleState, ch *maintain
 // appendChange adds item to the list under key in the detail of the
 // change (activity, entry, action), creating it: a row contested with
 // several others in one cycle keeps every pair.
-func appendChange(ctx context.Context, tx *Tx, activity int64, entry, action, key string, item map[string]any) error {
+func appendChange(ctx context.Context, tx *writeTx, activity int64, entry, action, key string, item map[string]any) error {
 	var raw string
 	err := tx.queryRow(ctx, `SELECT detail FROM entry_changes WHERE activity_id=? AND entry_id=? AND action=?`,
 		activity, entry, action).Scan(&raw)
@@ -230,11 +230,11 @@ func appendChange(ctx context.Context, tx *Tx, activity int64, entry, action, ke
 	}
 	list, _ := d[key].([]any)
 	d[key] = append(list, item)
-	return tx.LinkChange(ctx, activity, entry, action, d)
+	return tx.linkChange(ctx, activity, entry, action, d)
 }
 
 // setStatus moves a row to status, as activity.
-func setStatus(ctx context.Context, tx *Tx, id, status string, activity int64) error {
+func setStatus(ctx context.Context, tx *writeTx, id, status string, activity int64) error {
 	if _, err := tx.exec(ctx, `UPDATE grimoire_entries SET status=?, updated_by=? WHERE id=?`, status, activity, id); err != nil {
 		return fmt.Errorf("entry %q: %w", id, err)
 	}

@@ -123,7 +123,7 @@ func TestInvariantContradictionKeepsBothSides(t *testing.T) {
 		t.Errorf("contested candidates %+v", cands)
 	}
 	var disagreement string
-	if err := s.DB().QueryRow(`SELECT json_extract(detail, '$.pairs[0].disagreement') FROM entry_changes
+	if err := s.db.QueryRow(`SELECT json_extract(detail, '$.pairs[0].disagreement') FROM entry_changes
 		WHERE entry_id='plain' AND action='contested'`).Scan(&disagreement); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestInvariantArchiveIsNotDeletion(t *testing.T) {
 		t.Fatalf("archived row exports as %+v", e)
 	}
 	var reason string
-	if err := s.DB().QueryRow(`SELECT json_extract(detail, '$.reason') FROM entry_changes WHERE entry_id='stale-by-time' AND action='archived'`).Scan(&reason); err != nil {
+	if err := s.db.QueryRow(`SELECT json_extract(detail, '$.reason') FROM entry_changes WHERE entry_id='stale-by-time' AND action='archived'`).Scan(&reason); err != nil {
 		t.Fatal(err)
 	}
 	if !regexp.MustCompile(`^effective weight \S+ \(confidence 0.5 × temporal decay \S+\) fell below the retrieval floor 0.05$`).MatchString(reason) {
@@ -219,7 +219,7 @@ func TestInvariantProvenanceLinksEveryChange(t *testing.T) {
 			(SELECT 1 FROM entry_changes c WHERE c.entry_id=g.id AND c.action='metabolized')`},
 	} {
 		var ids []string
-		rows, err := s.DB().Query(q.query)
+		rows, err := s.db.Query(q.query)
 		if err != nil {
 			t.Fatal(err)
 		}

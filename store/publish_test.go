@@ -65,7 +65,7 @@ func TestCreateWithPublishesWhole(t *testing.T) {
 	}
 	defer r.Close()
 	var mode string
-	if err := r.DB().QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := r.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal mode %q (%v), want wal", mode, err)
 	}
 }

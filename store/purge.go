@@ -94,7 +94,7 @@ func (s *Store) Purge(ctx context.Context, ids []string, reason string, now time
 	ids = uniqueIDs(ids)
 	var act int64
 	var plan []PurgeCandidate
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		var err error
 		if plan, err = purgePlan(ctx, tx.tx, ids); err != nil {
 			return err
@@ -112,7 +112,7 @@ func (s *Store) Purge(ctx context.Context, ids []string, reason string, now time
 		if reason != "" {
 			params["reason"] = reason
 		}
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: ActivityPurge, At: now, Params: params,
+		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityPurge, At: now, Params: params,
 			Counts: map[string]any{"purged": len(plan)}}); err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (s *Store) Purge(ctx context.Context, ids []string, reason string, now time
 	return act, plan, nil
 }
 
-func purgeRow(ctx context.Context, tx *Tx, c PurgeCandidate, reason string, act int64) error {
+func purgeRow(ctx context.Context, tx *writeTx, c PurgeCandidate, reason string, act int64) error {
 	var createdBy int64
 	if err := tx.queryRow(ctx, `SELECT created_by FROM grimoire_entries WHERE id=?`, c.ID).Scan(&createdBy); err != nil {
 		return err
@@ -138,7 +138,7 @@ func purgeRow(ctx context.Context, tx *Tx, c PurgeCandidate, reason string, act 
 	if reason != "" {
 		detail["reason"] = reason
 	}
-	if err := tx.LinkChange(ctx, act, c.ID, "purged", detail); err != nil {
+	if err := tx.linkChange(ctx, act, c.ID, "purged", detail); err != nil {
 		return err
 	}
 	for _, q := range []string{

@@ -98,7 +98,7 @@ type Decision struct {
 // no other contested pair it is in stands. Confidence never changes.
 func (s *Store) Decide(ctx context.Context, kind string, id int64, accept bool, now time.Time) (*Decision, error) {
 	d := &Decision{Accepted: accept}
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		c, err := scanCandidate(tx.queryRow(ctx, candidateQuery+` WHERE c.id=? AND c.kind=?`, id, kind))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%s candidate %d: %w", kind, id, ErrNoCandidate)
@@ -119,7 +119,7 @@ func (s *Store) Decide(ctx context.Context, kind string, id int64, accept bool, 
 		if accept {
 			status = "accepted"
 		}
-		if d.Activity, err = tx.RecordActivity(ctx, Activity{Kind: ActivityReview, At: now,
+		if d.Activity, err = tx.recordActivity(ctx, Activity{Kind: ActivityReview, At: now,
 			Params: map[string]any{"kind": kind, "candidate": id, "decision": status},
 			Counts: map[string]any{"decided": 1}}); err != nil {
 			return err
@@ -128,7 +128,7 @@ func (s *Store) Decide(ctx context.Context, kind string, id int64, accept bool, 
 			return err
 		}
 		for _, side := range []string{c.Entry.ID, c.Other.ID} {
-			if err := tx.LinkChange(ctx, d.Activity, side, "reviewed",
+			if err := tx.linkChange(ctx, d.Activity, side, "reviewed",
 				map[string]any{"candidate": id, "kind": kind, "decision": status}); err != nil {
 				return err
 			}
@@ -161,7 +161,7 @@ func (c *Candidate) refusal(accept bool) string {
 }
 
 // applySameAs sets or clears the Entry row's same_as pointer.
-func (d *Decision) applySameAs(ctx context.Context, tx *Tx) error {
+func (d *Decision) applySameAs(ctx context.Context, tx *writeTx) error {
 	c := &d.Candidate
 	to := ""
 	if d.Accepted {
@@ -179,12 +179,12 @@ func (d *Decision) applySameAs(ctx context.Context, tx *Tx) error {
 	if to == "" {
 		action, detail = "unmerged", map[string]any{"was": c.Other.ID, "candidate": c.ID}
 	}
-	return tx.LinkChange(ctx, d.Activity, c.Entry.ID, action, detail)
+	return tx.linkChange(ctx, d.Activity, c.Entry.ID, action, detail)
 }
 
 // checkMergeCycle refuses a merge of from into to when to already leads,
 // through same_as pointers, back to from.
-func checkMergeCycle(ctx context.Context, tx *Tx, from, to string) error {
+func checkMergeCycle(ctx context.Context, tx *writeTx, from, to string) error {
 	seen := map[string]bool{}
 	for at := to; at != ""; {
 		if at == from {
@@ -206,7 +206,7 @@ func checkMergeCycle(ctx context.Context, tx *Tx, from, to string) error {
 
 // uncontest removes the "contested" flag of a rejected pair's rows that
 // no other standing (pending or accepted) contested pair names.
-func uncontest(ctx context.Context, tx *Tx, c *Candidate) error {
+func uncontest(ctx context.Context, tx *writeTx, c *Candidate) error {
 	for _, id := range []string{c.Entry.ID, c.Other.ID} {
 		_, err := tx.exec(ctx, `DELETE FROM review_flags WHERE entry_id=?1 AND flag=?2 AND NOT EXISTS (
 			SELECT 1 FROM review_candidates r WHERE r.kind=?3 AND r.status!='rejected' AND (r.entry_id=?1 OR r.other_id=?1))`,
@@ -259,7 +259,7 @@ func (s *Store) ClearStale(ctx context.Context, ids []string, now time.Time) (in
 		return 0, errors.New("review stale: no entry named")
 	}
 	var act int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		type flagged struct {
 			id, reason string
 			roots      []string
@@ -291,7 +291,7 @@ func (s *Store) ClearStale(ctx context.Context, ids []string, now time.Time) (in
 			return refused
 		}
 		var err error
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: ActivityReview, At: now,
+		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityReview, At: now,
 			Params: map[string]any{"kind": maintain.StaleFlag, "ids": ids, "decision": "revalidated"},
 			Counts: map[string]any{"revalidated": len(todo)}}); err != nil {
 			return err
@@ -300,7 +300,7 @@ func (s *Store) ClearStale(ctx context.Context, ids []string, now time.Time) (in
 			if _, err := tx.exec(ctx, `DELETE FROM review_flags WHERE entry_id=? AND flag=?`, f.id, maintain.StaleFlag); err != nil {
 				return fmt.Errorf("entry %q: %w", f.id, err)
 			}
-			if err := tx.LinkChange(ctx, act, f.id, "revalidated", map[string]any{"roots": orEmptyStrings(f.roots), "reason": f.reason}); err != nil {
+			if err := tx.linkChange(ctx, act, f.id, "revalidated", map[string]any{"roots": orEmptyStrings(f.roots), "reason": f.reason}); err != nil {
 				return err
 			}
 		}

@@ -103,8 +103,8 @@ func TestInvariantLegalHoldBlocksPurge(t *testing.T) {
 	ctx := context.Background()
 	s := maintStore(t)
 	mustMaintain(t, s, maintain.Options{Now: day1}) // contests plain ~ warn-gas
-	err := s.Tx(ctx, func(tx *Tx) error {
-		a, err := tx.RecordActivity(ctx, Activity{Kind: "test", At: t0})
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		a, err := tx.recordActivity(ctx, Activity{Kind: "test", At: t0})
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func TestPurgeKeepsTheRecord(t *testing.T) {
 		t.Errorf("purged row still readable: %v", err)
 	}
 	var detail string
-	if err := s.DB().QueryRow(`SELECT detail FROM entry_changes WHERE activity_id=? AND entry_id='question' AND action='purged'`, act).Scan(&detail); err != nil {
+	if err := s.db.QueryRow(`SELECT detail FROM entry_changes WHERE activity_id=? AND entry_id='question' AND action='purged'`, act).Scan(&detail); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(detail, `"content_digest":"sha256:`) || !strings.Contains(detail, `"reason":"asked by the owner"`) {
@@ -188,8 +188,8 @@ func TestPurgeKeepsTheRecord(t *testing.T) {
 func TestInvariantMergeKeepsBothRows(t *testing.T) {
 	ctx := context.Background()
 	s := maintStore(t)
-	err := s.Tx(ctx, func(tx *Tx) error {
-		a, err := tx.RecordActivity(ctx, Activity{Kind: ActivityInherit, At: t0, InputDigest: "sha256:" + repeat("e2", 32),
+	err := s.writeTx(ctx, func(tx *writeTx) error {
+		a, err := tx.recordActivity(ctx, Activity{Kind: ActivityInherit, At: t0, InputDigest: "sha256:" + repeat("e2", 32),
 			Counts: map[string]any{"candidates": 2}})
 		if err != nil {
 			return err

@@ -42,7 +42,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Kinds of store.
 const (
@@ -161,14 +161,14 @@ func create(ctx context.Context, p string, m Meta, now time.Time) (*Store, error
 	}
 	m.SchemaVersion = schema.version
 	m.CreatedAt = now.UTC()
-	err = s.Tx(ctx, func(tx *Tx) error {
+	err = s.writeTx(ctx, func(tx *writeTx) error {
 		if err := migrate(ctx, tx.tx, schema, 0); err != nil {
 			return err
 		}
 		if err := writeMeta(ctx, tx.tx, m); err != nil {
 			return err
 		}
-		_, err := tx.RecordActivity(ctx, Activity{
+		_, err := tx.recordActivity(ctx, Activity{
 			Kind:   ActivityInit,
 			At:     now,
 			Params: map[string]any{"golem_id": m.GolemID, "generation": m.Generation, "kind": m.Kind},
@@ -248,7 +248,7 @@ func openDSN(ctx context.Context, p string, write bool, source string) (*Store, 
 		db.Close()
 		return nil, fmt.Errorf("%s: schema version %d, this bardo writes %d: %w, and reading never migrates", p, version, schema.version, ErrOlderSchema)
 	case version < schema.version:
-		if err := s.Tx(ctx, func(tx *Tx) error { return migrate(ctx, tx.tx, schema, version) }); err != nil {
+		if err := s.writeTx(ctx, func(tx *writeTx) error { return migrate(ctx, tx.tx, schema, version) }); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("%s: migrating from schema %d: %w", p, version, err)
 		}
@@ -278,9 +278,6 @@ func (s *Store) Meta() Meta { return s.meta }
 
 // Path returns the store's file path.
 func (s *Store) Path() string { return s.path }
-
-// DB gives read access for packages that query the store.
-func (s *Store) DB() *sql.DB { return s.db }
 
 func schemaVersion(ctx context.Context, db *sql.DB) (int, error) {
 	var n int

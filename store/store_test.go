@@ -74,7 +74,7 @@ func TestOpenMissing(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	p, s := newStore(t)
-	if _, err := s.DB().Exec("UPDATE meta SET value='99' WHERE key='schema_version'"); err != nil {
+	if _, err := s.db.Exec("UPDATE meta SET value='99' WHERE key='schema_version'"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -104,8 +104,8 @@ func TestIdempotencyKeyUnique(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	rec := func() error {
-		return s.Tx(ctx, func(tx *Tx) error {
-			_, err := tx.RecordActivity(ctx, Activity{Kind: "inherit", At: t0, InputDigest: "sha256:aa"})
+		return s.writeTx(ctx, func(tx *writeTx) error {
+			_, err := tx.recordActivity(ctx, Activity{Kind: "inherit", At: t0, InputDigest: "sha256:aa"})
 			return err
 		})
 	}
@@ -169,7 +169,7 @@ func TestMigrateOnlyWhenWriting(t *testing.T) {
 	if v := w.Meta().SchemaVersion; v != next {
 		t.Errorf("schema version %d after a writing open, want %d", v, next)
 	}
-	if _, err := w.DB().Exec("INSERT INTO probe(x) VALUES(1)"); err != nil {
+	if _, err := w.db.Exec("INSERT INTO probe(x) VALUES(1)"); err != nil {
 		t.Errorf("migration %04d did not run: %v", next, err)
 	}
 	mustBeSound(t, w)
@@ -189,10 +189,10 @@ func TestReadOnlyNeverWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Tx(ctx, func(*Tx) error { return nil }); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("Tx on a reader = %v, want ErrReadOnly", err)
+	if err := r.writeTx(ctx, func(*writeTx) error { return nil }); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("writeTx on a reader = %v, want ErrReadOnly", err)
 	}
-	if _, err := r.DB().Exec("DELETE FROM activities"); err == nil {
+	if _, err := r.db.Exec("DELETE FROM activities"); err == nil {
 		t.Error("a reader's connection wrote")
 	}
 	mustBeSound(t, r)

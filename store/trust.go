@@ -75,7 +75,7 @@ func trustedKeys(ctx context.Context, q querier) ([]TrustedKey, error) {
 func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment string, now time.Time) ([]TrustedKey, int64, error) {
 	var added []TrustedKey
 	var act int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		added, act = nil, 0
 		for _, k := range keys {
 			if len(k) != ed25519.PublicKeySize {
@@ -93,7 +93,7 @@ func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment
 			return nil
 		}
 		var err error
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: ActivityTrustAdd, At: now,
+		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityTrustAdd, At: now,
 			Params: map[string]any{"keys": keyParams(added), "comment": comment},
 			Counts: map[string]any{"added": len(added), "trusted_already": len(keys) - len(added)}}); err != nil {
 			return err
@@ -122,7 +122,7 @@ func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment
 func (s *Store) DistrustKeys(ctx context.Context, names []string, now time.Time) ([]TrustedKey, int64, error) {
 	var removed []TrustedKey
 	var act int64
-	err := s.Tx(ctx, func(tx *Tx) error {
+	err := s.writeTx(ctx, func(tx *writeTx) error {
 		removed, act = nil, 0
 		all, err := trustedKeys(ctx, tx.tx)
 		if err != nil {
@@ -148,7 +148,7 @@ func (s *Store) DistrustKeys(ctx context.Context, names []string, now time.Time)
 		if len(removed) == 0 {
 			return nil
 		}
-		if act, err = tx.RecordActivity(ctx, Activity{Kind: ActivityTrustRemove, At: now,
+		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityTrustRemove, At: now,
 			Params: map[string]any{"keys": keyParams(removed)},
 			Counts: map[string]any{"removed": len(removed)}}); err != nil {
 			return err
@@ -178,13 +178,16 @@ func keyParams(keys []TrustedKey) []map[string]any {
 // QuarantinedFrom returns the ids of the rows still quarantined that the
 // bundle of digest brought, bytewise in order: what bardo release --bundle
 // releases. A bundle applied trusted since has none: its quarantined copy
-// is superseded (kept aside, never released over the trusted rows).
+// is superseded (kept aside, never released over the trusted rows); so
+// has a source a library took trusted since.
 func (s *Store) QuarantinedFrom(ctx context.Context, digest string) ([]string, error) {
 	if !strings.HasPrefix(digest, "sha256:") {
 		return nil, fmt.Errorf("bundle digest %q: want sha256:<hex>", digest)
 	}
-	if a, err := findActivity(ctx, s.db, ActivityInherit, digest); err != nil || a != nil {
-		return nil, err
+	for _, k := range []string{ActivityInherit, ActivityDeposit} {
+		if a, err := findActivity(ctx, s.db, k, digest); err != nil || a != nil {
+			return nil, err
+		}
 	}
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM grimoire_entries WHERE status=? AND bundle_digest=? ORDER BY id",
 		grimoire.StatusQuarantined, digest)

@@ -138,7 +138,7 @@ func limitsStore(t *testing.T) *Store {
 // tableRows renders the rows a query returns, one string each.
 func tableRows(t *testing.T, s *Store, query string, args ...any) []string {
 	t.Helper()
-	rows, err := s.DB().Query(query, args...)
+	rows, err := s.db.Query(query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func heldState(t *testing.T, s *Store, lastActivity int64, ids []string) []strin
 
 func entryColumnNames(t *testing.T, s *Store) []string {
 	t.Helper()
-	rows, err := s.DB().Query("SELECT * FROM grimoire_entries LIMIT 0")
+	rows, err := s.db.Query("SELECT * FROM grimoire_entries LIMIT 0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func checkArrivals(t *testing.T, s *Store, p *inherit.Plan, act int64, o inherit
 	for _, a := range p.Admit {
 		kinds[a.Entry.ID] = a.Kind
 	}
-	rows, err := s.DB().Query("SELECT id, confidence, confidence_at_creation, status, retrieval_weight FROM grimoire_entries WHERE created_by=?", act)
+	rows, err := s.db.Query("SELECT id, confidence, confidence_at_creation, status, retrieval_weight FROM grimoire_entries WHERE created_by=?", act)
 	if err != nil {
 		t.Fatal(err)
 	}

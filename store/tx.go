@@ -12,16 +12,16 @@ import (
 // ErrReadOnly is returned when a read-only store is asked to write.
 var ErrReadOnly = errors.New("store is open read-only")
 
-// Tx is one write transaction: everything in it lands together or not at
+// writeTx is one write transaction: everything in it lands together or not at
 // all.
-type Tx struct {
+type writeTx struct {
 	tx    *sql.Tx
 	s     *Store
 	stmts map[string]*sql.Stmt // prepared once per transaction: parsing SQL is most of a row's cost
 }
 
 // exec runs a statement of the transaction, prepared on first use.
-func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (t *writeTx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	st, err := t.prepared(ctx, query)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (t *Tx) exec(ctx context.Context, query string, args ...any) (sql.Result, e
 }
 
 // queryRow runs a one-row query of the transaction, prepared on first use.
-func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+func (t *writeTx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	st, err := t.prepared(ctx, query)
 	if err != nil {
 		return t.tx.QueryRowContext(ctx, query, args...) // reports the same error through Scan
@@ -40,7 +40,7 @@ func (t *Tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 
 // prepared returns the transaction's statement for query; it is closed
 // with the transaction.
-func (t *Tx) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+func (t *writeTx) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := t.stmts[query]; ok {
 		return st, nil
 	}
@@ -55,12 +55,8 @@ func (t *Tx) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-// SQL exposes the transaction to the other files of this package's users
-// that need a query the Store does not wrap.
-func (t *Tx) SQL() *sql.Tx { return t.tx }
-
-// Tx runs fn in one transaction, committing when it returns nil.
-func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
+// writeTx runs fn in one write transaction, committing when it returns nil.
+func (s *Store) writeTx(ctx context.Context, fn func(*writeTx) error) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
@@ -68,7 +64,7 @@ func (s *Store) Tx(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return classify(err)
 	}
-	if err := fn(&Tx{tx: tx, s: s}); err != nil {
+	if err := fn(&writeTx{tx: tx, s: s}); err != nil {
 		tx.Rollback()
 		return classify(err)
 	}
@@ -100,7 +96,7 @@ type Activity struct {
 }
 
 // RecordActivity inserts an activity and returns its id.
-func (t *Tx) RecordActivity(ctx context.Context, a Activity) (int64, error) {
+func (t *writeTx) recordActivity(ctx context.Context, a Activity) (int64, error) {
 	params, err := json.Marshal(orEmpty(a.Params))
 	if err != nil {
 		return 0, err
@@ -133,14 +129,14 @@ func (s *Store) readTx(ctx context.Context, fn func(querier) error) error {
 // deferForeignKeys lets the transaction's rows refer to each other in any
 // order: foreign keys are checked at commit (a new row's same_as may name a
 // row inserted after it).
-func (t *Tx) deferForeignKeys(ctx context.Context) error {
+func (t *writeTx) deferForeignKeys(ctx context.Context) error {
 	_, err := t.tx.ExecContext(ctx, "PRAGMA defer_foreign_keys=ON")
 	return err
 }
 
 // SetActivityCounts replaces an activity's counts (known only once its
 // work is done, inside the same transaction).
-func (t *Tx) SetActivityCounts(ctx context.Context, id int64, counts map[string]any) error {
+func (t *writeTx) setActivityCounts(ctx context.Context, id int64, counts map[string]any) error {
 	b, err := json.Marshal(orEmpty(counts))
 	if err != nil {
 		return err
@@ -217,13 +213,9 @@ func scanActivity(r scanner) (*Activity, error) {
 	return &a, nil
 }
 
-// LatestActivityTime is the time of the newest activity: what `export`
+// latestActivityTime is the time of the newest activity: what export
 // stamps as exported_at, so an unchanged store exports identical bytes.
-func (s *Store) LatestActivityTime(ctx context.Context) (time.Time, error) {
-	return latestActivityTime(ctx, s.db)
-}
-
-// latestActivityTime compares parsed times, not the stored strings: RFC
+// It compares parsed times, not the stored strings: RFC
 // 3339 with trimmed fractions does not sort as text ("12:00:00.5Z" <
 // "12:00:00Z").
 func latestActivityTime(ctx context.Context, q querier) (time.Time, error) {

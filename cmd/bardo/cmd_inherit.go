@@ -296,6 +296,9 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
 	}
+	if err := in.supersededView(ctx, s, existing); err != nil {
+		return err
+	}
 	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, in.opts)
 	if err != nil {
 		return in.planError(err)

@@ -86,7 +86,14 @@ release --store LIBRARY releases them. A library the deposit creates
 trusts no key. Every record keeps the verdict of the deposit it came from
 (the signer's key id, or unsigned; an export or a store is unsigned):
 bardo library equip judges it by the successor's trust policy, as bardo
-inherit judges the bundle it came from.
+inherit judges the bundle it came from. A source deposited quarantined is
+deposited again trusted when its signed original comes (an unsigned copy
+has the original's digest): the quarantined records are moved aside. Each
+signer's records are kept apart: a deposit is compared only with the
+records of deposits signed by the same key (unsigned with unsigned), and
+a record whose id another signer's record holds is kept as
+apart:<12 hex of the digest>:<id>, equipped under its own id when that
+record is not equipped with it.
 
 ` + exitStatus(
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
@@ -240,6 +247,17 @@ func (d *depositRun) into(ctx context.Context) error {
 	if err := d.judge(ctx, s); err != nil {
 		return err
 	}
+	// A quarantined deposit never marks the source deposited for a
+	// trusted one (store.ActivityDepositQuarantined), only for another
+	// under quarantine.
+	if d.trust.Quarantine {
+		if prev, err = s.FindActivity(ctx, store.ActivityDepositQuarantined, d.src.Digest); err != nil {
+			return err
+		}
+		if prev != nil {
+			return d.render(d.alreadyDeposited(), nil)
+		}
+	}
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
@@ -247,11 +265,19 @@ func (d *depositRun) into(ctx context.Context) error {
 	// The planner's rule: quarantined rows are invisible to a trusted
 	// deposit, and one holding an id it takes is moved aside.
 	existing, quarantined := inherit.Visible(existing, d.trust)
+	// Each signer's knowledge is kept apart (library.Apart): the deposit
+	// meets only rows its own signer's deposits brought.
+	signers, err := s.DepositSigners(ctx)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
+	}
+	existing, apart := library.Apart(existing, signers, d.trust.SignedBy)
 	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}
 	inherit.MoveAside(&dep.Plan, quarantined)
+	library.KeepApart(&dep.Plan, apart)
 	res := d.result(dep)
 	if d.o.DryRun {
 		res.Reason = "dry run"

@@ -155,7 +155,11 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	// an id they take is moved aside.
 	existing, quarantinedRows := inherit.Visible(existing, inherit.Trust{})
 	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}
-	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, t, eo)
+	// A row the library kept apart from another signer's (library.Apart)
+	// takes its own id back when that signer's row is not equipped.
+	selected := sel.Result()
+	edges = library.Restore(selected, edges)
+	eq, err := library.PlanEquip(lib.Meta().GolemID, state, selected, edges, t, eo)
 	if err != nil {
 		return fmt.Errorf("planning the equip from %s: %w", o.Library.Path, err)
 	}

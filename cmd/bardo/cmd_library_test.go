@@ -15,7 +15,6 @@ import (
 
 	"github.com/bardo-golem/bardo/fixtures/fixturetest"
 	"github.com/bardo-golem/bardo/fixtures/synth"
-	"github.com/bardo-golem/bardo/store"
 )
 
 // runOK runs a bardo command line and fails the test unless it exits 0;
@@ -35,12 +34,8 @@ func runOK(t *testing.T, args ...string) string {
 func dumpDB(t *testing.T, p string) string {
 	t.Helper()
 	ctx := context.Background()
-	s, err := store.Open(ctx, p, store.Options{Write: true})
-	if err != nil {
-		t.Fatalf("opening %s: %v", p, err)
-	}
-	defer s.Close()
-	db := s.DB()
+	db := rawDB(t, p)
+	defer db.Close()
 	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
 	if err != nil {
 		t.Fatal(err)

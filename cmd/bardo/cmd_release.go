@@ -52,11 +52,21 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 			return err
 		}
 		ids, err := s.QuarantinedFrom(c.Context(), digest)
-		s.Close()
 		if err != nil {
+			s.Close()
 			return err
 		}
-		if held != nil && len(ids) > 0 {
+		// Every entry of the bundle released one by one already: the
+		// bundle is still released as a whole, its trusted inherit.
+		byHand := 0
+		if held != nil && len(ids) == 0 {
+			if byHand, err = releasedByHand(c.Context(), s, digest); err != nil {
+				s.Close()
+				return err
+			}
+		}
+		s.Close()
+		if held != nil && (len(ids) > 0 || byHand > 0) {
 			// Released as a trusted inherit of the bundle, planned now.
 			now := ""
 			if f := c.Flags().Lookup("now"); f != nil {
@@ -90,7 +100,10 @@ come out exactly as a trusted inherit of the bundle would have made them
 — archived where it archives, at its confidences, with its flags, edges
 and documents (PLAYBOOK.md included) — and it prints that inherit's
 report. The quarantined copies stay, quarantined, moved aside under
-quarantined:<12 hex of the digest>:<id>. A store quarantined the bundle
+quarantined:<12 hex of the digest>:<id>; entries of the bundle released
+one by one (bardo release ID) before are its quarantined copy too, and
+are quarantined again and moved aside with the others. A store
+quarantined the bundle
 before schema 3 kept no copy: then its quarantined entries are released
 as they are, and a warning says so. When nothing of the bundle is
 quarantined and no ID is named, nothing changes and it exits 0.
@@ -101,6 +114,17 @@ quarantined and no ID is named, nothing changes and it exits 0.
 	}
 	cmd.Example += "\n  bardo release --bundle sha256:24bead4f409e422c3f5e5ccaa5e2b30fc9c6cee8f7379c1cc7532ab6943dd8e9 --store grimoire.db"
 	return cmd
+}
+
+// releasedByHand counts the entries of the bundle of digest that its
+// quarantined inherit brought and a person released (or archived) one by
+// one, when no trusted inherit of it was applied since.
+func releasedByHand(ctx context.Context, s *store.Store, digest string) (int, error) {
+	if done, err := s.FindActivity(ctx, store.ActivityInherit, digest); err != nil || done != nil {
+		return 0, err
+	}
+	ids, err := s.SupersededRows(ctx, digest)
+	return len(ids), err
 }
 
 // releaseHeld applies the bundle the store held under quarantine as a

@@ -37,12 +37,15 @@ then: what a trusted inherit of it would have made at that point (archived
 entries archived, its confidences, flags, edges and documents), recorded
 as an inherit that supersedes the quarantined one. A Library (--store LIBRARY) has the same policy:
 once it trusts a key, bardo library deposit refuses (exit 77) a bundle not
-signed by a trusted key, or with --quarantine deposits it quarantined.
-Every library row keeps the verdict of the deposit it came from (the
+signed by a trusted key, or with --quarantine deposits it quarantined; a
+quarantined deposit never blocks the signed original, which supersedes
+it. Every library row keeps the verdict of the deposit it came from (the
 signer's key id, or unsigned), and bardo library equip judges it by the
 successor store's policy as inherit judges a bundle: a row not signed by a
 key the store trusts is refused, counted and named in the report, or with
---quarantine arrives quarantined.`
+--quarantine arrives quarantined. A library keeps each signer's rows
+apart: a deposit is compared only with rows the same signer's deposits
+brought, so a look-alike of another signer never takes its place.`
 
 func newTrustCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

@@ -277,8 +277,11 @@ func removeSnapshots(t *testing.T, dir string) {
 
 func removeStore(t *testing.T, dir string) {
 	t.Helper()
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		if err := os.Remove(filepath.Join(dir, "grimoire.db"+suffix)); err != nil && !os.IsNotExist(err) {
+	for _, f := range store.Files(filepath.Join(dir, "grimoire.db")) {
+		if strings.HasSuffix(f, ".lock") {
+			continue // the lock file stays, as a killed run leaves it
+		}
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 	}

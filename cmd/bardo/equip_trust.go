@@ -22,7 +22,7 @@ import (
 // equipJudge judges library rows under the successor's policy.
 type equipJudge struct {
 	policy     trust.Policy
-	verdicts   map[string]store.DepositVerdict // by source digest
+	verdicts   map[int64]store.DepositVerdict // by the deposit's activity
 	quarantine bool
 
 	refused     []string        // ids, sorted when reported
@@ -42,13 +42,17 @@ func newEquipJudge(ctx context.Context, lib, succ *store.Store, succPath string,
 		quarantined: map[string]bool{}}, nil
 }
 
-// admit reports whether r may be offered to the selection.
+// admit reports whether r may be offered to the selection. A quarantined
+// record is: the selection never takes one, so the policy refuses none.
 func (j *equipJudge) admit(r *library.Record) (bool, error) {
+	if r.Entry.Status == grimoire.StatusQuarantined {
+		return true, nil
+	}
 	digest := ""
 	if r.Entry.Store != nil {
 		digest = r.Entry.Store.Bundle
 	}
-	v := j.verdicts[digest]
+	v := j.verdicts[r.Origin.Activity]
 	_, err := j.policy.CheckKey(digest, v.SignedBy)
 	switch {
 	case errors.Is(err, trust.ErrUntrusted) && j.quarantine:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
@@ -65,4 +66,29 @@ func (in *inheritRun) quarantineNote(p *inherit.Plan) {
 			"quarantine: %d entries arrive quarantined: out of recall, of the germline and of clade novelty until bardo release --store %s --bundle %s",
 			n, in.o.Store.Path, in.digest))
 	}
+}
+
+// supersededView shows the planner of a trusted arrival the rows that the
+// bundle's own quarantined apply brought and a person released or archived
+// one by one since as what they are, the bundle's quarantined copy
+// (store.SupersededRows): never a row of the store the arrival sights or
+// dedups against. The store quarantines them again as it applies.
+func (in *inheritRun) supersededView(ctx context.Context, s *store.Store, existing []inherit.Existing) error {
+	if in.o.Quarantine {
+		return nil
+	}
+	ids, err := s.SupersededRows(ctx, in.digest)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	copied := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		copied[id] = true
+	}
+	for i := range existing {
+		if copied[existing[i].ID] {
+			existing[i].Status = grimoire.StatusQuarantined
+		}
+	}
+	return nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/store"
 )
 
 // signedBundles makes three bundles of export: unsigned, signed by the
@@ -556,4 +559,191 @@ func TestLibraryQuarantineClaimsNothing(t *testing.T) {
 		t.Error("no look-alike kept aside, quarantined")
 	}
 	mustRun(t, "check", "--store", lib)
+}
+
+// TestLibraryQuarantinedCopyNeverBlocksTrusted: in a library, as in a
+// store, an unsigned copy of a bundle deposited quarantined first does not
+// mark the source deposited for the signed original: that deposits
+// properly, its rows active under their own ids, the quarantined copy
+// moved aside and still quarantined, and its activity records the
+// quarantined deposit it supersedes. Each deposit keeps its own verdict:
+// an equip into a store that trusts the owner takes the original's rows,
+// never the copy's.
+func TestLibraryQuarantinedCopyNeverBlocksTrusted(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	other := filepath.Join(dir, "other.bardo")
+	mustRun(t, "bundle", filepath.Join("..", "..", "fixtures", "small.jsonl"), "-o", other, "--quiet", "--sign", sb.ownerKey.secret)
+	lib := filepath.Join(dir, "lib.db")
+	mustRun(t, "library", "deposit", other, "--library", lib, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", lib, "--now", "2026-11-03T00:00:00Z")
+	before := statuses(t, lib)
+	mustRun(t, "library", "deposit", sb.unsigned, "--library", lib, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	copyRows := map[string]bool{}
+	for id, s := range statuses(t, lib) {
+		if _, ok := before[id]; !ok {
+			if s != grimoire.StatusQuarantined {
+				t.Fatalf("the unsigned copy's entry %s was deposited %s", id, s)
+			}
+			copyRows[id] = true
+		}
+	}
+	if len(copyRows) == 0 {
+		t.Fatal("the unsigned copy deposited nothing")
+	}
+	// Deposited quarantined once: again is "already deposited".
+	var doc struct {
+		Applied  bool
+		Reason   string
+		Activity int64
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "deposit", sb.unsigned, "--library", lib, "--quarantine", "--json", "--now", "2026-11-03T01:30:00Z")), &doc); err != nil || doc.Applied {
+		t.Fatalf("the quarantined copy deposited twice: %v %+v", err, doc)
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--json", "--now", "2026-11-03T02:00:00Z")), &doc); err != nil || !doc.Applied {
+		t.Fatalf("the signed original was not deposited: %v %+v", err, doc)
+	}
+	got := statuses(t, lib)
+	for id := range copyRows {
+		if strings.HasPrefix(id, "apart:") {
+			continue // an id the owner's other deposit holds: kept apart, under quarantine
+		}
+		if got[id] != grimoire.StatusActive {
+			t.Errorf("entry %s is %q after the trusted deposit, want active under its own id", id, got[id])
+		}
+		if aside := got[inherit.AsideID(sb.ownerDigest(t), id)]; aside != grimoire.StatusQuarantined {
+			t.Errorf("the quarantined copy of %s is %q, want kept aside quarantined", id, aside)
+		}
+	}
+	supersedes := map[string]any{}
+	for _, a := range libActivities(t, lib) {
+		if a.Kind == "deposit" && a.InputDigest == sb.ownerDigest(t) {
+			supersedes = a.Params
+		}
+	}
+	if _, ok := supersedes["supersedes"]; !ok {
+		t.Errorf("the trusted deposit's params %v record no quarantined deposit it supersedes", supersedes)
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "deposit", sb.owner, "--library", lib, "--json", "--now", "2026-11-03T03:00:00Z")), &doc); err != nil || doc.Applied {
+		t.Fatalf("the signed original deposited twice: %v %+v", err, doc)
+	}
+	mustRun(t, "check", "--store", lib)
+
+	st := filepath.Join(dir, "succ.db")
+	mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+	var eq struct {
+		Counts  struct{ Refused int }
+		Refused []string
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "equip", "--library", lib, "--store", st, "--json", "--now", "2026-11-03T04:00:00Z")), &eq); err != nil {
+		t.Fatal(err)
+	}
+	if eq.Counts.Refused != 0 {
+		t.Errorf("equip refused %v: the original's rows are the owner's", eq.Refused)
+	}
+	for id, s := range statuses(t, st) {
+		if strings.HasPrefix(id, "quarantined:") || s == grimoire.StatusQuarantined {
+			t.Errorf("equip delivered %s %s", id, s)
+		}
+	}
+	mustRun(t, "check", "--store", st)
+}
+
+func libActivities(t *testing.T, path string) []store.Activity {
+	t.Helper()
+	s, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	acts, err := s.Activities(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acts
+}
+
+// TestReleaseBundleAfterReleasingRows: entries released one by one (bardo
+// release ID) before bardo release --bundle are the bundle's own rows, not
+// a stranger's the re-plan meets in the store: the release still makes
+// exactly what a trusted inherit of the bundle would have made at that
+// point — an entry the bundle archives is archived, though a person
+// released it active — and the copies released by hand are quarantined
+// again and kept aside with the others.
+func TestReleaseBundleAfterReleasingRows(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, filepath.Join("..", "..", "fixtures", "small.jsonl"))
+	for _, every := range []bool{false, true} {
+		t.Run(fmt.Sprintf("every entry by hand %v", every), func(t *testing.T) {
+			releaseAfterReleasingRows(t, sb, every)
+		})
+	}
+}
+
+// releaseAfterReleasingRows releases two entries of a quarantined bundle
+// by hand (or every one), then the bundle, and compares with a trusted
+// inherit of it.
+func releaseAfterReleasingRows(t *testing.T, sb signedBundles, every bool) {
+	dir := t.TempDir()
+	released, trusted := filepath.Join(dir, "released.db"), filepath.Join(dir, "trusted.db")
+	for _, st := range []string{released, trusted} {
+		mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	}
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", released, "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", released, "--quarantine", "--now", "2026-11-03T01:00:00Z")
+	mustRun(t, "inherit", sb.stranger, "--store", trusted, "--now", "2026-11-03T02:00:00Z")
+	var archived, active string
+	for id, s := range statuses(t, trusted) {
+		switch {
+		case s == grimoire.StatusArchived && (archived == "" || id < archived):
+			archived = id
+		case s == grimoire.StatusActive && (active == "" || id < active):
+			active = id
+		}
+	}
+	if archived == "" || active == "" {
+		t.Fatalf("the trusted inherit has no archived (%q) or no active (%q) entry: the test shows nothing", archived, active)
+	}
+	byHand := []string{archived, active}
+	if every {
+		byHand = byHand[:0]
+		for id := range statuses(t, released) {
+			byHand = append(byHand, id)
+		}
+	}
+	mustRun(t, append([]string{"release", "--store", released, "--now", "2026-11-03T01:30:00Z"}, byHand...)...)
+	mustRun(t, "release", "--store", released, "--bundle", bundleDigest(t, sb.stranger), "--now", "2026-11-03T02:00:00Z")
+
+	got, want := trustedExport(t, released), trustedExport(t, trusted)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		g, w := map[string]bool{}, map[string]bool{}
+		for _, l := range got {
+			g[l] = true
+		}
+		for _, l := range want {
+			w[l] = true
+		}
+		n := 0
+		for _, l := range want {
+			if !g[l] && n < 5 {
+				t.Errorf("the trusted inherit has, the release has not:\n%s", l)
+				n++
+			}
+		}
+		for _, l := range got {
+			if !w[l] && n < 10 {
+				t.Errorf("the release has, the trusted inherit has not:\n%s", l)
+				n++
+			}
+		}
+		t.Fatalf("release --bundle after releasing %s and %s by hand differs from a trusted inherit (%d lines, want %d)", archived, active, len(got), len(want))
+	}
+	all := statuses(t, released)
+	for _, id := range []string{archived, active} {
+		if aside := all[inherit.AsideID(bundleDigest(t, sb.stranger), id)]; aside != grimoire.StatusQuarantined {
+			t.Errorf("the copy of %s released by hand is %q aside, want quarantined", id, aside)
+		}
+	}
+	mustRun(t, "check", "--store", released)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	_ "modernc.org/sqlite" // the driver "sqlite", for rawDB
 
 	"github.com/bardo-golem/bardo/internal/lock"
 	"github.com/bardo-golem/bardo/store"
@@ -118,14 +120,34 @@ func TestStoreExitCodes(t *testing.T) {
 // rawSQL writes into a store behind bardo's back, as a corruption would.
 func rawSQL(t *testing.T, path, query string) {
 	t.Helper()
+	db := rawDB(t, path)
+	defer db.Close()
+	if _, err := db.Exec(query); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rawDB opens the store file at path with database/sql, past package
+// store, for a test to read or damage it as no bardo would. The store is
+// opened for writing once first, as a run after a crash does (a WAL
+// recovered, an older schema migrated). The caller closes it.
+func rawDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
 	s, err := store.Open(context.Background(), path, store.Options{Write: true})
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A file: URI, its path's %, ? and # escaped.
+	uri := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?_pragma=foreign_keys(1)"
+	db, err := sql.Open("sqlite", uri)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	if _, err := s.DB().Exec(query); err != nil {
-		t.Fatal(err)
-	}
+	db.SetMaxOpenConns(1)
+	return db
 }
 
 // TestStoreLocked: a writer finding the store locked for all of --wait

@@ -16,7 +16,8 @@ import (
 // TestTrustProperty is the property of issue 13: for any sequence of
 // applies onto a store that trusts the owner's key — the owner's bundles,
 // a stranger's look-alike copies quarantined, releases, library deposits
-// of both and equips — the rows that are not quarantined, with their
+// of both, a stranger's look-alike deposits (the owner's ids and vectors,
+// other text) into a library that trusts no key, and equips — the rows that are not quarantined, with their
 // statuses and confidences, equal those of a store that applied only what
 // it trusts, in order: the owner's bundles, a released bundle at its
 // release, and equips from a library holding only the owner's deposits.
@@ -28,13 +29,19 @@ func TestTrustProperty(t *testing.T) {
 	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
 	const variants = 3
 	// owner[k] and its look-alike copy[k] (same digest, a stranger's
-	// signature); attacker[k]: a stranger's own knowledge.
-	var owner, copies, attacker []string
+	// signature); attacker[k]: a stranger's own knowledge; lookalike[k]:
+	// owner[k]'s ids and vectors with the stranger's text, signed by the
+	// stranger (unsignedLookalike[k]: not signed).
+	var owner, copies, attacker, lookalike, unsignedLookalike []string
 	for k := 0; k < variants; k++ {
 		own := tinyVariant(t, dir, fmt.Sprintf("o%d", k), 2*k)
 		owner = append(owner, signBundle(t, own, "owner", sb.ownerKey.secret))
 		copies = append(copies, signBundle(t, own, "copy", sb.strangerKey.secret))
 		attacker = append(attacker, signBundle(t, tinyVariant(t, dir, fmt.Sprintf("x%d", k), 2*k+1), "attacker", sb.strangerKey.secret))
+		poison := poisoned(t, own)
+		lookalike = append(lookalike, signBundle(t, poison, "lookalike", sb.strangerKey.secret))
+		unsignedLookalike = append(unsignedLookalike, strings.TrimSuffix(poison, ".jsonl")+"-unsigned.bardo")
+		mustRun(t, "bundle", poison, "-o", unsignedLookalike[k], "--quiet")
 	}
 	digests := make([]string, variants)
 	for k := range owner {
@@ -56,7 +63,7 @@ func TestTrustProperty(t *testing.T) {
 			for step := 0; step < 14; step++ {
 				now := fmt.Sprintf("2026-11-03T%02d:00:00Z", step+1)
 				k := rng.IntN(variants)
-				switch op := rng.IntN(6); op {
+				switch op := rng.IntN(8); op {
 				case 0:
 					log = append(log, fmt.Sprintf("inherit owner %d", k))
 					trusted[k] = true
@@ -85,6 +92,14 @@ func TestTrustProperty(t *testing.T) {
 				case 4:
 					log = append(log, fmt.Sprintf("deposit attacker %d", k))
 					mustRun(t, "library", "deposit", attacker[k], "--library", lib, "--now", now)
+					libs[lib] = true
+				case 6:
+					log = append(log, fmt.Sprintf("deposit look-alike %d", k))
+					mustRun(t, "library", "deposit", lookalike[k], "--library", lib, "--now", now)
+					libs[lib] = true
+				case 7:
+					log = append(log, fmt.Sprintf("deposit unsigned look-alike %d", k))
+					mustRun(t, "library", "deposit", unsignedLookalike[k], "--library", lib, "--now", now)
 					libs[lib] = true
 				case 5:
 					log = append(log, "equip")
@@ -151,6 +166,26 @@ func tinyVariant(t *testing.T, dir, name string, slot int) string {
 	s = strings.Replace(s, `"embedding":[1,0]`, `"embedding":`+vec(0), 1)
 	s = strings.Replace(s, `"embedding":[0,1]`, `"embedding":`+vec(1), 1)
 	p := filepath.Join(dir, name+".jsonl")
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// poisoned writes the export at path with other text under the same ids
+// and vectors: a look-alike of it.
+func poisoned(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.ReplaceAll(string(b), "delay rebalancing when gas spikes", "rebalance into every gas spike")
+	s = strings.ReplaceAll(s, "pool X drains after oracle updates", "pool X is safe after oracle updates")
+	if s == string(b) {
+		t.Fatalf("%s: nothing to poison", path)
+	}
+	p := strings.TrimSuffix(path, ".jsonl") + "-poisoned.jsonl"
 	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
