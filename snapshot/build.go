@@ -257,6 +257,7 @@ func (c *collector) bundleHeader() bundle.Header {
 	}
 	if h.ParentBundle != "" {
 		bh.Parents = []string{h.ParentBundle}
+		bh.Ancestry = bundle.AncestryOf(h)
 	}
 	if h.Tick != nil {
 		tick := *h.Tick

@@ -53,6 +53,7 @@ func (p *pass) bundleHeader(sel *bottleneck.Selector) bundle.Header {
 	}
 	if h.ParentBundle != "" {
 		bh.Parents = []string{h.ParentBundle}
+		bh.Ancestry = bundle.AncestryOf(h)
 	}
 	if h.Tick != nil {
 		tick := *h.Tick

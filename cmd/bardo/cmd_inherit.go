@@ -230,6 +230,7 @@ func (in *inheritRun) create(ctx context.Context) error {
 		Generation:   h.Generation + 1,
 		LineageID:    h.LineageID,
 		ParentBundle: in.digest,
+		Ancestry:     bundle.AncestryFor(in.digest, h),
 	}
 	if m.GolemID == "" {
 		m.GolemID = fmt.Sprintf("%s-g%d", h.GolemID, m.Generation)
