@@ -119,7 +119,7 @@ type Fork struct {
 	Parent     string   `json:"parent,omitempty"`   // the bundle with the successors; "" for a golem id's bundles
 	GolemID    string   `json:"golem_id,omitempty"` // the golem id the bundles share, when Parent is ""
 	Generation int      `json:"generation"`         // the successors' generation
-	Successors []string `json:"successors"`         // their names, in link order
+	Successors []string `json:"successors"`         // their names (a recorded ancestor's digest), in link order
 }
 
 // Text names the fork in one line; short shortens the digest in it.
@@ -261,6 +261,12 @@ func forks(links []Link, files []Bundle) []Fork {
 		death[b.Digest] = b.Kind == "death" || b.Kind == ""
 	}
 	isDeath := func(l Link) bool { return l.Kind == KindAncestor || (l.Kind == KindBundle && death[l.Digest]) }
+	label := func(l Link) string {
+		if l.Kind == KindAncestor {
+			return l.Digest
+		}
+		return l.Name
+	}
 	node := map[string]int{}
 	for i, l := range links {
 		if l.Digest != "" {
@@ -294,18 +300,18 @@ func forks(links []Link, files []Bundle) []Fork {
 			if isDeath(l) {
 				deaths[g]++
 				if deaths[g] > 1 {
-					names = append(names, l.Name)
+					names = append(names, label(l))
 					continue
 				}
 			}
 			if _, ok := first[g]; ok {
 				if isDeath(l) && deaths[g] == 1 {
-					names[first[g]] = l.Name // the Golem's death bundle names it
+					names[first[g]] = label(l) // the Golem's death bundle names it
 				}
 				continue
 			}
 			first[g] = len(names)
-			names = append(names, l.Name)
+			names = append(names, label(l))
 		}
 		if len(names) < 2 {
 			continue
@@ -340,7 +346,7 @@ func forks(links []Link, files []Bundle) []Fork {
 		var names []string
 		for _, i := range is {
 			parents[links[i].Parent] = true
-			names = append(names, links[i].Name)
+			names = append(names, label(links[i]))
 		}
 		if _, linked := node[links[is[0]].Parent]; len(parents) == 1 && linked {
 			continue // counted as successors of their parent
