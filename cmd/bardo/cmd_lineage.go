@@ -151,7 +151,7 @@ func runLineage(c *cobra.Command, g *globals, o lineageOptions) error {
 			return err
 		}
 	} else {
-		if err := writeTable(g.stdout, g.stdoutTerminal, lineageHeader, lineageRows(res, g.stdoutTerminal)); err != nil {
+		if err := writeTable(g.stdout, g.stdoutTerminal, lineageColumns(g.stdoutTerminal), lineageRows(res, g.stdoutTerminal)); err != nil {
 			return err
 		}
 		for _, f := range r.Forks {
@@ -228,14 +228,23 @@ func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
 	return st, nil
 }
 
-var lineageHeader = []string{"tree", "kind", "generation", "golem_id", "digest", "parent", "channel", "name", "status"}
+var lineageHeader = []string{"kind", "generation", "golem_id", "digest", "parent", "channel", "name", "status"}
 
-// lineageRows are the table's rows: the links drawn as a tree by their
-// parents (a root at the left, each successor under its parent, so that a
-// fork shows as two branches), then the store's applied bundles under the
-// store ("parent" for the one the store was created from). On a terminal
-// digests are short (sha256:1a2b3c4d…), so the table fits a screen;
-// tab-separated text and --json keep them whole.
+// lineageColumns are the table's columns: on a terminal the tree first.
+func lineageColumns(terminal bool) []string {
+	if terminal {
+		return append([]string{"tree"}, lineageHeader...)
+	}
+	return lineageHeader
+}
+
+// lineageRows are the table's rows in the tree's order: each link under
+// its parent, depth first from the roots, then the store's applied
+// bundles under the store ("parent" for the one the store was created
+// from). On a terminal the first column draws the tree (a fork shows as
+// two branches) and digests are short (sha256:1a2b3c4d…), so the table
+// fits a screen; tab-separated text keeps digests whole and leaves the
+// drawing out (the parent column holds the tree), as --json does.
 func lineageRows(res lineageResult, terminal bool) [][]string {
 	dash := func(s string) string {
 		switch {
@@ -248,9 +257,15 @@ func lineageRows(res lineageResult, terminal bool) [][]string {
 	}
 	var rows [][]string
 	storeIndent := ""
+	tree := func(row []string, glyph string) []string {
+		if terminal {
+			return append([]string{glyph}, row...)
+		}
+		return row
+	}
 	for _, n := range lineageTree(res.Links) {
 		l := res.Links[n.link]
-		rows = append(rows, []string{n.prefix + "*", l.Kind, strconv.Itoa(l.Generation), l.GolemID, dash(l.Digest), dash(l.Parent), "-", l.Name, l.Status})
+		rows = append(rows, tree([]string{l.Kind, strconv.Itoa(l.Generation), l.GolemID, dash(l.Digest), dash(l.Parent), "-", l.Name, l.Status}, n.prefix+"●"))
 		if l.Kind == lineage.KindStore {
 			storeIndent = n.indent
 		}
@@ -260,8 +275,8 @@ func lineageRows(res lineageResult, terminal bool) [][]string {
 		if in.Parent {
 			role = "parent"
 		}
-		rows = append(rows, []string{storeIndent + "+", "inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
-			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role})
+		rows = append(rows, tree([]string{"inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
+			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role}, storeIndent+"·"))
 	}
 	return rows
 }
@@ -298,9 +313,9 @@ func lineageTree(links []lineage.Link) []treeRow {
 		ks := kids[i]
 		for j, k := range ks {
 			if j == len(ks)-1 {
-				walk(k, indent+"`-", indent+"  ")
+				walk(k, indent+"└─", indent+"  ")
 			} else {
-				walk(k, indent+"|-", indent+"| ")
+				walk(k, indent+"├─", indent+"│ ")
 			}
 		}
 	}
