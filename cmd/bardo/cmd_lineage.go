@@ -42,11 +42,13 @@ recorded and not named as a FILE is shown as "recorded", so that
 lineage --store alone shows the whole line; ancestries that disagree
 about an ancestor break the chain.
 
-The rows are drawn as a tree (the tree column): each successor under its
-parent, so that a line that branches shows two branches. Each fork is
-named on stderr ("fork: 2 successors of sha256:… at generation 1"): two
-successor Golems of one bundle, or two death bundles of one golem id and
-generation. A fork is not a break.
+The rows come in the tree's order, each successor under its parent; on a
+terminal a first column (tree) draws it, so that a line that branches
+shows two branches (tab-separated text has the parent column for that).
+Each fork is named on stderr ("fork: 2 successors of sha256:… at
+generation 1"): two successor Golems of one bundle, or two death bundles
+of one golem id and generation (a Golem dies once). A fork is not a
+break.
 
 Prints one row per bundle, recorded ancestor, the store and its applied
 bundles (a table, or with --json a bardo.lineage/v1 document, whose forks
