@@ -1,6 +1,11 @@
 package bundle
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bardo-golem/bardo/grimoire"
+)
 
 // MaxAncestry is the most ancestors a header names. A line deeper than
 // that keeps its nearest MaxAncestry ancestors: the oldest are dropped,
@@ -43,6 +48,34 @@ func Descend(digest string, h *Header) []Ancestor {
 			break
 		}
 		out = append(out, a)
+	}
+	return out
+}
+
+// AncestryOf returns the ancestry a bundle made from the export whose
+// header is h carries: the export's store.ancestry (bardo's extension,
+// written by bardo export --store), nearest first, capped at MaxAncestry;
+// nil when the export names none or no parent bundle.
+func AncestryOf(h *grimoire.Header) []Ancestor {
+	if h.Store == nil || h.ParentBundle == "" || len(h.Store.Ancestry) == 0 {
+		return nil
+	}
+	src := h.Store.Ancestry[:min(len(h.Store.Ancestry), MaxAncestry)]
+	out := make([]Ancestor, len(src))
+	for i, a := range src {
+		out[i] = Ancestor{Digest: strings.Clone(a.Digest), GolemID: strings.Clone(a.GolemID), Generation: a.Generation}
+	}
+	return out
+}
+
+// AncestryFor returns a store's ancestry as the export header's
+// store.ancestry writes it: Descend's result for the bundle the store is
+// created from.
+func AncestryFor(digest string, h *Header) []grimoire.Ancestor {
+	d := Descend(digest, h)
+	out := make([]grimoire.Ancestor, len(d))
+	for i, a := range d {
+		out[i] = grimoire.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation}
 	}
 	return out
 }

@@ -171,6 +171,7 @@ func HeaderOf(h *grimoire.Header, kind string, b Bottleneck) Header {
 	}
 	if h.ParentBundle != "" {
 		bh.Parents = []string{h.ParentBundle}
+		bh.Ancestry = AncestryOf(h)
 	}
 	if h.Tick != nil {
 		tick := *h.Tick

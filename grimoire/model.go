@@ -55,6 +55,30 @@ type Header struct {
 	Credits             *Credits        `json:"credits,omitempty"`
 	EpistemicFitness    *float64        `json:"epistemic_fitness,omitempty"`
 	SenescenceThreshold *float64        `json:"senescence_threshold,omitempty"`
+	Store               *HeaderStore    `json:"store,omitempty"` // bardo's extension (HeaderStore)
+}
+
+// HeaderStore is what a bardo store records of its line, written by
+// bardo export --store in the header's "store" object and read back by
+// bardo: an extension of bardo.grimoire-export/v1, as the entry's "store"
+// object is. A Golem runtime omits it; a reader that does not know it
+// skips it as an unknown field.
+type HeaderStore struct {
+	// Ancestry is the line the store descends from, nearest first: the
+	// bundle it was created from (the header's parent_bundle), then that
+	// bundle's own ancestry, back to generation 0, at most MaxAncestry.
+	Ancestry []Ancestor `json:"ancestry,omitempty"`
+}
+
+// MaxAncestry is the most ancestors a header's store.ancestry names, as
+// a bundle's header.ancestry (bundle.MaxAncestry).
+const MaxAncestry = 1024
+
+// Ancestor is one bundle of the line: its digest, Golem and generation.
+type Ancestor struct {
+	Digest     string `json:"digest"` // "sha256:<hex>" of the bundle's header and body
+	GolemID    string `json:"golem_id"`
+	Generation int    `json:"generation"`
 }
 
 // Death says how and when a Golem died.

@@ -185,6 +185,59 @@ func checkHeader(rec any, c *checker) {
 	if t := h.SenescenceThreshold; t != nil && !(*t > 0 && *t <= 1) {
 		c.addf("senescence_threshold", "senescence_threshold %v is outside (0,1]", *t)
 	}
+	if h.Store != nil {
+		c.ancestry(h)
+	}
+}
+
+// ancestry checks the header's store.ancestry as bundle checks a bundle's
+// header.ancestry: bounded; every digest well formed and named once;
+// golem ids present; generations descending from below the header's; the
+// first ancestor the parent bundle.
+func (c *checker) ancestry(h *Header) {
+	as := h.Store.Ancestry
+	if len(as) == 0 {
+		return
+	}
+	if len(as) > MaxAncestry {
+		c.addf("store.ancestry", "store.ancestry names %d ancestors, more than %d", len(as), MaxAncestry)
+	}
+	if as[0].Digest != h.ParentBundle {
+		c.addf("store.ancestry", "store.ancestry[0] %s is not the parent_bundle %q", as[0].Digest, h.ParentBundle)
+	}
+	seen := make(map[string]bool, len(as))
+	below := h.Generation
+	for i, a := range as {
+		f := fmt.Sprintf("store.ancestry[%d]", i)
+		if !isDigest(a.Digest) {
+			c.addf(f, "%s.digest %q is not \"sha256:\" and 64 lower-case hex digits", f, a.Digest)
+		}
+		if seen[a.Digest] {
+			c.addf(f, "%s: ancestor %s is named twice", f, a.Digest)
+		}
+		seen[a.Digest] = true
+		if a.GolemID == "" {
+			c.addf(f, "%s.golem_id is empty", f)
+		}
+		if a.Generation < 0 || a.Generation >= below {
+			c.addf(f, "%s.generation %d is not below %d, the generation after it", f, a.Generation, below)
+		}
+		below = a.Generation
+	}
+}
+
+// isDigest reports whether s is "sha256:" and 64 lower-case hex digits.
+func isDigest(s string) bool {
+	hex, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, r := range hex {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func checkEntry(rec any, c *checker) {

@@ -2,6 +2,7 @@ package grimoire_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -21,6 +22,11 @@ const (
 
 // after puts records after the base header, so the first is on line 2.
 func after(lines ...any) string { return export(append([]any{baseHeader}, lines...)...) }
+
+func digestN(n int) string { return fmt.Sprintf("sha256:%064x", n) }
+
+// anc is an ancestor of digest n at generation gen.
+func anc(n, gen int) obj { return obj{"digest": digestN(n), "golem_id": "g", "generation": gen} }
 
 // TestValidationRules pins every rule of grimoire-export.md and its exact
 // message.
@@ -74,6 +80,14 @@ func TestValidationRules(t *testing.T) {
 		{"header tick negative", export(baseHeader.with("tick", -1)), []string{"t.jsonl:1: header: tick -1 is negative"}},
 		{"header tick_seconds zero", export(baseHeader.with("tick_seconds", 0)), []string{"t.jsonl:1: header: tick_seconds 0 is not positive"}},
 		{"header epistemic_fitness above 1", export(baseHeader.with("epistemic_fitness", 1.5)), []string{"t.jsonl:1: header: epistemic_fitness 1.5 is outside [0,1]"}},
+		{"header store.ancestry not the parent bundle", export(baseHeader.with("parent_bundle", digestN(2), "store", obj{"ancestry": []any{anc(1, 0)}})),
+			[]string{"t.jsonl:1: header: store.ancestry[0] " + digestN(1) + ` is not the parent_bundle "` + digestN(2) + `"`}},
+		{"header store.ancestry generations not descending", export(baseHeader.with("generation", 3, "parent_bundle", digestN(2), "store", obj{"ancestry": []any{anc(2, 1), anc(1, 1)}})),
+			[]string{"t.jsonl:1: header: store.ancestry[1].generation 1 is not below 1, the generation after it"}},
+		{"header store.ancestry bad digest and no golem", export(baseHeader.with("generation", 3, "parent_bundle", "x", "store", obj{"ancestry": []any{obj{"digest": "x", "golem_id": "", "generation": 2}}})),
+			[]string{`t.jsonl:1: header: store.ancestry[0].digest "x" is not "sha256:" and 64 lower-case hex digits`, "t.jsonl:1: header: store.ancestry[0].golem_id is empty"}},
+		{"header store.ancestry twice", export(baseHeader.with("generation", 3, "parent_bundle", digestN(2), "store", obj{"ancestry": []any{anc(2, 2), anc(2, 1)}})),
+			[]string{"t.jsonl:1: header: store.ancestry[1]: ancestor " + digestN(2) + " is named twice"}},
 		{"header senescence_threshold zero", export(baseHeader.with("senescence_threshold", 0)), []string{"t.jsonl:1: header: senescence_threshold 0 is outside (0,1]"}},
 		{"header senescence_threshold above 1", export(baseHeader.with("senescence_threshold", 1.01)), []string{"t.jsonl:1: header: senescence_threshold 1.01 is outside (0,1]"}},
 		{"header credits negative", export(baseHeader.with("credits", obj{"remaining_usdc": -1, "initial_usdc": 100, "death_reserve_usdc": -2})), []string{
@@ -245,6 +259,7 @@ func TestValidRecords(t *testing.T) {
 			baseEdge.with("weight", 0, "evidence", 0),
 			baseFitness.with("value", 1, "tick", 0),
 		)},
+		{"header store.ancestry back to generation 0", export(baseHeader.with("generation", 2, "parent_bundle", digestN(1), "store", obj{"ancestry": []any{anc(1, 1), anc(0, 0)}}))},
 		{"header bounds included", export(baseHeader.with("generation", 0, "tick", 0, "epistemic_fitness", 0, "senescence_threshold", 1, "tick_seconds", 0.001))},
 		{"nulls are absent", after(baseEntry.with("valid_from", nil, "valid_until", nil, "source", nil, "embedding", nil, "market_regime", nil, "strength", nil))},
 		{"empty document text", after(baseDocument.with("text", ""))},

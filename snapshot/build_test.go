@@ -3,6 +3,7 @@ package snapshot_test
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -281,5 +282,20 @@ func TestBuildSynthFit(t *testing.T) {
 	}
 	if len(s.SuccessorNotes) != 0 || len(s.Trajectory) != 5 || *s.Fitness != 0.9 {
 		t.Errorf("%d notes, %d buckets, fitness %v; want none, 5 and 0.9", len(s.SuccessorNotes), len(s.Trajectory), *s.Fitness)
+	}
+}
+
+// TestBuildAncestry: a snapshot of a store's export carries the store's
+// ancestry (the export header's store.ancestry) and passes Check.
+func TestBuildAncestry(t *testing.T) {
+	d := func(n int) string { return fmt.Sprintf("sha256:%064x", n) }
+	h := header("golem-a-g2")
+	h.Generation, h.ParentBundle = 2, d(1)
+	h.Store = &grimoire.HeaderStore{Ancestry: []grimoire.Ancestor{{Digest: d(1), GolemID: "golem-a-g1", Generation: 1}, {Digest: d(0), GolemID: "golem-a", Generation: 0}}}
+	recs := []grimoire.Record{insight("in-a", 0.5, grimoire.DecayTactical, exportedAt.Add(-time.Hour))}
+	b := build(t, writeExport(t, t.TempDir(), "a.jsonl", h, recs))
+	want := []bundle.Ancestor{{Digest: d(1), GolemID: "golem-a-g1", Generation: 1}, {Digest: d(0), GolemID: "golem-a", Generation: 0}}
+	if diff := gocmp.Diff(want, b.Header.Ancestry); diff != "" {
+		t.Errorf("ancestry (-want +got):\n%s", diff)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestBackupIsTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Bytes != int64(copy.Len()) || st.SchemaVersion != SchemaVersion || st.Meta != s.Meta() {
+	if st.Bytes != int64(copy.Len()) || st.SchemaVersion != SchemaVersion || !reflect.DeepEqual(st.Meta, s.Meta()) {
 		t.Errorf("stats %+v for %d bytes, store meta %+v", st, copy.Len(), s.Meta())
 	}
 	path := filepath.Join(t.TempDir(), "copy.db")

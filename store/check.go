@@ -167,6 +167,19 @@ func queryProblems(ctx context.Context, q querier, check, query string, describe
 // is an inherit that died between creating the store and applying.
 func (s *Store) checkParent(ctx context.Context, q querier, add func(string, string, ...any)) error {
 	p := s.meta.ParentBundle
+	if as := s.meta.Ancestry; len(as) > 0 {
+		below := s.meta.Generation
+		if as[0].Digest != p {
+			add("provenance", "the ancestry's nearest bundle %s is not the parent bundle %q", as[0].Digest, p)
+		}
+		for i, a := range as {
+			if a.Generation < 0 || a.Generation >= below {
+				add("provenance", "ancestor %d (%s) is generation %d, not below %d", i, a.Digest, a.Generation, below)
+				break
+			}
+			below = a.Generation
+		}
+	}
 	if p == "" {
 		return nil
 	}

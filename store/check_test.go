@@ -102,6 +102,30 @@ func TestCheckParentNeverApplied(t *testing.T) {
 	}
 }
 
+// TestCheckAncestry: a store's ancestry begins with its parent bundle and
+// descends in generation from below its own.
+func TestCheckAncestry(t *testing.T) {
+	parent, other := "sha256:"+repeat("77", 32), "sha256:"+repeat("88", 32)
+	line := []grimoire.Ancestor{{Digest: other, GolemID: "g0", Generation: 1}, {Digest: parent, GolemID: "g0", Generation: 1}}
+	s, err := Create(context.Background(), filepath.Join(t.TempDir(), "g.db"), Meta{GolemID: "g", Generation: 2, ParentBundle: parent, Ancestry: line}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	problems, err := s.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{Check: "provenance", Detail: "the ancestry's nearest bundle " + other + ` is not the parent bundle "` + parent + `"`},
+		{Check: "provenance", Detail: "ancestor 1 (" + parent + ") is generation 1, not below 1"},
+		{Check: "provenance", Detail: "parent bundle " + parent + " was never applied (run bardo inherit with it again)"},
+	}
+	if d := cmp.Diff(want, problems); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+}
+
 // TestCheckDamagedFile: bytes overwritten in the middle of the file are
 // found, as integrity problems or as an ErrCorrupt error.
 func TestCheckDamagedFile(t *testing.T) {

@@ -81,6 +81,9 @@ func (s *Store) export(ctx context.Context, q querier, w io.Writer, o ExportOpti
 		ExportedAt:   st.ExportedAt,
 		ParentBundle: m.ParentBundle,
 	}
+	if len(m.Ancestry) > 0 {
+		h.Store = &grimoire.HeaderStore{Ancestry: m.Ancestry}
+	}
 	if model != "" {
 		h.Embedding = &grimoire.EmbeddingSpace{Model: model, Dims: dims}
 	}

@@ -57,11 +57,15 @@ func TestExportHeaderAndBytes(t *testing.T) {
 	ctx := context.Background()
 	p := filepath.Join(t.TempDir(), "grimoire.db")
 	parent := "sha256:" + repeat("5a", 32)
-	s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1, LineageID: "line-7", ParentBundle: parent}, 0, t0)
+	line := []grimoire.Ancestor{{Digest: parent, GolemID: "golem-7a", Generation: 0}}
+	s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1, LineageID: "line-7", ParentBundle: parent, Ancestry: line}, 0, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if d := cmp.Diff(line, s.Meta().Ancestry); d != "" {
+		t.Errorf("meta ancestry (-want +got):\n%s", d)
+	}
 	// 12:00:00.5 is later than 12:00:00 though it sorts before it as text.
 	late := t0.Add(time.Hour + 500*time.Millisecond)
 	mustIngest(t, s, newExport(t0).add(entry("e", "e", 0.5)).bytes(t), late)
@@ -73,7 +77,7 @@ func TestExportHeaderAndBytes(t *testing.T) {
 	}
 	h, _ := readAll(t, first)
 	want := grimoire.Header{Type: "header", Format: grimoire.Format, GolemID: "golem-7a-g1", Generation: 1,
-		LineageID: "line-7", ExportedAt: late, ParentBundle: parent}
+		LineageID: "line-7", ExportedAt: late, ParentBundle: parent, Store: &grimoire.HeaderStore{Ancestry: line}}
 	if d := cmp.Diff(&want, h); d != "" {
 		t.Errorf("header (-want +got):\n%s", d)
 	}

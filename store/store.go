@@ -26,6 +26,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/lock"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -85,7 +87,12 @@ type Meta struct {
 	Generation    int
 	LineageID     string
 	ParentBundle  string // digest of the bundle that created it, "" for bardo init
-	CreatedAt     time.Time
+	// Ancestry is the line the store descends from, nearest first: the
+	// bundle that created it (ParentBundle), then that bundle's ancestry
+	// (bundle.Descend), at most grimoire.MaxAncestry; empty for bardo
+	// init. Export writes it in the header's store.ancestry.
+	Ancestry  []grimoire.Ancestor
+	CreatedAt time.Time
 }
 
 // Store is an open store.
@@ -365,6 +372,13 @@ func writeMeta(ctx context.Context, tx *sql.Tx, m Meta) error {
 		{"parent_bundle", m.ParentBundle},
 		{"created_at", m.CreatedAt.UTC().Format(time.RFC3339Nano)},
 	}
+	if len(m.Ancestry) > 0 {
+		b, err := json.Marshal(m.Ancestry)
+		if err != nil {
+			return err
+		}
+		kv = append(kv, [2]string{"ancestry", string(b)})
+	}
 	for _, p := range kv {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", p[0], p[1]); err != nil {
 			return err
@@ -395,6 +409,11 @@ func readMeta(ctx context.Context, db *sql.DB) (Meta, error) {
 	m.GolemID = kv["golem_id"]
 	m.LineageID = kv["lineage_id"]
 	m.ParentBundle = kv["parent_bundle"]
+	if a, ok := kv["ancestry"]; ok {
+		if err := json.Unmarshal([]byte(a), &m.Ancestry); err != nil {
+			return Meta{}, fmt.Errorf("%w: meta ancestry: %v; restore the store from a backup", ErrCorrupt, err)
+		}
+	}
 	if m.SchemaVersion, err = strconv.Atoi(kv["schema_version"]); err != nil {
 		return Meta{}, fmt.Errorf("%w: schema_version %q", ErrNotStore, kv["schema_version"])
 	}

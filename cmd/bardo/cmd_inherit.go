@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,8 +69,12 @@ metrics, credits, staleness test and trajectory never cross. The report
 says "degraded: true", and a warning says what stayed behind.
 
 The first predecessor or snapshot inherit creates the store when it does
-not exist: golem --golem-id (default: the predecessor's id, "-g" and the
-new generation), generation the bundle's + 1, parent the bundle. A bundle is
+not exist: golem --golem-id (default: the line's first Golem's id, "-g",
+the new generation and 8 hex digits derived from the bundle's digest, the
+store's absolute path and its creation time, so that two successors of
+one bundle never share an id: golem-a-g2-3f9a2c1d), generation the
+bundle's + 1, parent the bundle, and its ancestry the bundle and the
+bundle's own ancestry (lineage --store shows it). A bundle is
 applied once: applying it again changes nothing and says "applied: false,
 reason: already applied". --dry-run prints the plan (each row's decision)
 and writes nothing, not even a new store.
@@ -124,7 +129,7 @@ bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 	g.addStoreFlags(f, &o.Store, true)
 	f.StringVar(&o.Channel, "channel", "", "`channel` the bundle comes by: predecessor, clade (a sibling's) or snapshot (default: snapshot for an insurance snapshot, else predecessor)")
 	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a row at cosine 0.90–0.95 to another: keep, merge or ask")
-	f.StringVar(&o.GolemID, "golem-id", "", "golem `id` of a store this inherit creates (default: PREDECESSOR-gN)")
+	f.StringVar(&o.GolemID, "golem-id", "", "golem `id` of a store this inherit creates (default: FIRST-gN-SUFFIX)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
 	f.BoolVar(&o.RequireSignature, "require-signature", false, "refuse a bundle not signed by a key the store trusts, even when it trusts none (see --quarantine)")
 	f.BoolVar(&o.Quarantine, "quarantine", false, "admit every entry quarantined, until bardo release; how an untrusted bundle may arrive")
@@ -214,9 +219,15 @@ func (in *inheritRun) create(ctx context.Context) error {
 		Generation:   h.Generation + 1,
 		LineageID:    h.LineageID,
 		ParentBundle: in.digest,
+		Ancestry:     bundle.AncestryFor(in.digest, h),
 	}
 	if m.GolemID == "" {
-		m.GolemID = fmt.Sprintf("%s-g%d", h.GolemID, m.Generation)
+		// The store's identity tells siblings apart (inherit.DefaultGolemID).
+		abs, err := filepath.Abs(in.o.Store.Path)
+		if err != nil {
+			return err
+		}
+		m.GolemID = inherit.DefaultGolemID(bundle.Descend(in.digest, h), abs+"\x00"+in.now.UTC().Format(time.RFC3339Nano))
 	}
 	if err := in.judge(ctx, nil); err != nil {
 		return err

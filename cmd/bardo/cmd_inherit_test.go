@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -141,7 +143,7 @@ func TestInheritReport(t *testing.T) {
 	if d := cmp.Diff(want, applied); d != "" {
 		t.Errorf("apply, against the dry run (-want +got):\n%s", d)
 	}
-	if applied.GolemID != "golem-tiny-g1" || applied.Generation != 1 || applied.Activity == 0 || applied.Counts.Reviewed == 0 {
+	if !regexp.MustCompile(`^golem-tiny-g1-[0-9a-f]{8}$`).MatchString(applied.GolemID) || applied.Generation != 1 || applied.Activity == 0 || applied.Counts.Reviewed == 0 {
 		t.Errorf("apply: %+v", applied)
 	}
 	wantReplay := inheritResult{Reason: "already applied", Digest: applied.Digest, Store: path, Generation: 1, Channel: "predecessor",
@@ -154,7 +156,8 @@ func TestInheritReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if m := s.Meta(); m.ParentBundle != applied.Digest || m.GolemID != "golem-tiny-g1" {
+	wantLine := []grimoire.Ancestor{{Digest: applied.Digest, GolemID: "golem-tiny", Generation: 0}}
+	if m := s.Meta(); m.ParentBundle != applied.Digest || m.GolemID != applied.GolemID || !cmp.Equal(m.Ancestry, wantLine) {
 		t.Errorf("store meta %+v", m)
 	}
 	acts, err := s.Activities(context.Background())

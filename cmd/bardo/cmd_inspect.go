@@ -172,6 +172,9 @@ func headerRows(h *bundle.Header, digest string) *fieldRows {
 	}
 	r.add("lineage_id", h.LineageID)
 	r.add("parents", strings.Join(h.Parents, " "))
+	if n := len(h.Ancestry); n > 0 {
+		r.add("ancestry", fmt.Sprintf("%d ancestors, back to generation %d (bardo lineage shows them)", n, h.Ancestry[n-1].Generation))
+	}
 	r.add("exported_at", h.ExportedAt)
 	if h.Tick != nil {
 		r.add("tick", strconv.FormatInt(*h.Tick, 10))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/lineage"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -34,9 +35,24 @@ store when no FILE is named) shows its generation, golem id and parent
 bundle, which must be the previous generation's bundle when bundles are
 given, and every bundle it applied, in order, with its channel.
 
-Prints one row per bundle, the store and its applied bundles (a table, or
-with --json a bardo.lineage/v1 document). A missing or mismatching parent
-breaks the chain: each break is reported on stderr and bardo exits 1.
+A bundle's header and a store record their ancestry: each ancestor's
+digest, golem id and generation back to generation 0. An ancestor so
+recorded and not named as a FILE is shown as "recorded", so that
+lineage --store alone shows the whole line; ancestries that disagree
+about an ancestor break the chain.
+
+The rows come in the tree's order, each successor under its parent; on a
+terminal a first column (tree) draws it, so that a line that branches
+shows two branches (tab-separated text has the parent column for that).
+Each fork is named on stderr ("fork: 2 successors of sha256:… at
+generation 1"): two successor Golems of one bundle, or two death bundles
+of one golem id and generation (a Golem dies once). A fork is not a
+break.
+
+Prints one row per bundle, recorded ancestor, the store and its applied
+bundles (a table, or with --json a bardo.lineage/v1 document, whose forks
+name the forks). A missing or mismatching parent breaks the chain: each
+break is reported on stderr and bardo exits 1.
 
 ` + exitStatus(
 			status{exitBad, "the chain is broken: a parent is missing or mismatched"},
@@ -72,9 +88,17 @@ breaks the chain: each break is reported on stderr and bardo exits 1.
 // lineageResult is the --json document of lineage, bardo.lineage/v1.
 type lineageResult struct {
 	Broken   bool             `json:"broken"`
+	Complete bool             `json:"complete"` // every link's parent known back to a root
 	Links    []lineage.Link   `json:"links"`
+	Forks    []lineageFork    `json:"forks"`
 	Inherits []lineageInherit `json:"inherits,omitempty"` // the store's applied bundles
 	Problems []string         `json:"problems"`
+}
+
+// lineageFork is one place where the line branches.
+type lineageFork struct {
+	lineage.Fork
+	Text string `json:"text"` // "fork: 2 successors of sha256:… at generation 1"
 }
 
 type lineageInherit struct {
@@ -115,7 +139,10 @@ func runLineage(c *cobra.Command, g *globals, o lineageOptions) error {
 	}
 	r := lineage.Check(bundles, st)
 
-	res := lineageResult{Broken: r.Broken, Links: r.Links, Problems: emptyIfNil(r.Problems())}
+	res := lineageResult{Broken: r.Broken, Complete: r.Complete, Links: r.Links, Forks: []lineageFork{}, Problems: emptyIfNil(r.Problems())}
+	for _, f := range r.Forks {
+		res.Forks = append(res.Forks, lineageFork{Fork: f, Text: f.Text(func(s string) string { return s })})
+	}
 	for _, in := range r.Inherits {
 		res.Inherits = append(res.Inherits, lineageInherit{Activity: in.Activity, At: in.At, Digest: in.Digest,
 			GolemID: in.GolemID, Generation: in.Generation, Channel: in.Channel, Parent: in.Digest == st.ParentBundle})
@@ -124,8 +151,21 @@ func runLineage(c *cobra.Command, g *globals, o lineageOptions) error {
 		if err := writeJSON(g.stdout, "bardo.lineage/v1", res); err != nil {
 			return err
 		}
-	} else if err := writeTable(g.stdout, g.stdoutTerminal, lineageHeader, lineageRows(res, g.stdoutTerminal)); err != nil {
-		return err
+	} else {
+		if err := writeTable(g.stdout, g.stdoutTerminal, lineageColumns(g.stdoutTerminal), lineageRows(res, g.stdoutTerminal)); err != nil {
+			return err
+		}
+		for _, f := range r.Forks {
+			short := func(s string) string { return s }
+			if g.stderrTerminal {
+				short = shortDigests
+			}
+			names := make([]string, len(f.Successors))
+			for i, n := range f.Successors {
+				names[i] = short(n)
+			}
+			g.notef("%s: %s", f.Text(short), strings.Join(names, ", "))
+		}
 	}
 	if r.Broken {
 		return &brokenChainError{problems: res.Problems}
@@ -149,7 +189,15 @@ func readLineageBundle(g *globals, path string) (lineage.Bundle, error) {
 	}
 	h := &b.Header
 	return lineage.Bundle{Name: inputName(path), Digest: digest, Kind: h.Kind, GolemID: h.GolemID,
-		Generation: h.Generation, ExportedAt: h.ExportedAt, Parents: h.Parents}, nil
+		Generation: h.Generation, ExportedAt: h.ExportedAt, Parents: h.Parents, Ancestry: lineageAncestry(h.Ancestry)}, nil
+}
+
+func lineageAncestry(as []bundle.Ancestor) []lineage.Ancestor {
+	out := make([]lineage.Ancestor, len(as))
+	for i, a := range as {
+		out[i] = lineage.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation}
+	}
+	return out
 }
 
 func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
@@ -164,6 +212,9 @@ func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
 	}
 	m := s.Meta()
 	st := &lineage.Store{Name: sf.Path, GolemID: m.GolemID, Generation: m.Generation, ParentBundle: m.ParentBundle}
+	for _, a := range m.Ancestry {
+		st.Ancestry = append(st.Ancestry, lineage.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation})
+	}
 	for _, a := range acts {
 		if a.Kind != store.ActivityInherit {
 			continue
@@ -180,10 +231,21 @@ func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
 
 var lineageHeader = []string{"kind", "generation", "golem_id", "digest", "parent", "channel", "name", "status"}
 
-// lineageRows are the table's rows: the links, then the store's applied
-// bundles ("parent" for the one the store was created from). On a
-// terminal digests are short (sha256:1a2b3c4d…), so the table fits a
-// screen; tab-separated text and --json keep them whole.
+// lineageColumns are the table's columns: on a terminal the tree first.
+func lineageColumns(terminal bool) []string {
+	if terminal {
+		return append([]string{"tree"}, lineageHeader...)
+	}
+	return lineageHeader
+}
+
+// lineageRows are the table's rows in the tree's order: each link under
+// its parent, depth first from the roots, then the store's applied
+// bundles under the store ("parent" for the one the store was created
+// from). On a terminal the first column draws the tree (a fork shows as
+// two branches) and digests are short (sha256:1a2b3c4d…), so the table
+// fits a screen; tab-separated text keeps digests whole and leaves the
+// drawing out (the parent column holds the tree), as --json does.
 func lineageRows(res lineageResult, terminal bool) [][]string {
 	dash := func(s string) string {
 		switch {
@@ -195,16 +257,71 @@ func lineageRows(res lineageResult, terminal bool) [][]string {
 		return s
 	}
 	var rows [][]string
-	for _, l := range res.Links {
-		rows = append(rows, []string{l.Kind, strconv.Itoa(l.Generation), l.GolemID, dash(l.Digest), dash(l.Parent), "-", l.Name, l.Status})
+	storeIndent := ""
+	tree := func(row []string, glyph string) []string {
+		if terminal {
+			return append([]string{glyph}, row...)
+		}
+		return row
+	}
+	for _, n := range lineageTree(res.Links) {
+		l := res.Links[n.link]
+		rows = append(rows, tree([]string{l.Kind, strconv.Itoa(l.Generation), l.GolemID, dash(l.Digest), dash(l.Parent), "-", l.Name, l.Status}, n.prefix+"●"))
+		if l.Kind == lineage.KindStore {
+			storeIndent = n.indent
+		}
 	}
 	for _, in := range res.Inherits {
 		role := "applied"
 		if in.Parent {
 			role = "parent"
 		}
-		rows = append(rows, []string{"inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
-			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role})
+		rows = append(rows, tree([]string{"inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
+			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role}, storeIndent+"·"))
 	}
 	return rows
+}
+
+// treeRow is one link in the tree's order: prefix draws its branch,
+// indent is what a row under it starts with.
+type treeRow struct {
+	link           int
+	prefix, indent string
+}
+
+// lineageTree orders the links depth first from the roots (links whose
+// parent is not a link), each link's successors in link order.
+func lineageTree(links []lineage.Link) []treeRow {
+	at := map[string]int{}
+	for i, l := range links {
+		if l.Digest != "" {
+			at[l.Digest] = i
+		}
+	}
+	kids := map[int][]int{}
+	var roots []int
+	for i, l := range links {
+		if p, ok := at[l.Parent]; ok && p != i {
+			kids[p] = append(kids[p], i)
+		} else {
+			roots = append(roots, i)
+		}
+	}
+	var out []treeRow
+	var walk func(i int, prefix, indent string)
+	walk = func(i int, prefix, indent string) {
+		out = append(out, treeRow{link: i, prefix: prefix, indent: indent})
+		ks := kids[i]
+		for j, k := range ks {
+			if j == len(ks)-1 {
+				walk(k, indent+"└─", indent+"  ")
+			} else {
+				walk(k, indent+"├─", indent+"│ ")
+			}
+		}
+	}
+	for _, r := range roots {
+		walk(r, "", "")
+	}
+	return out
 }

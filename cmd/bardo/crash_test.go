@@ -134,7 +134,10 @@ func TestCrash(t *testing.T) {
 				mustRun(t, "init", "--store", filepath.Join(dir, "grimoire.db"), "--golem-id", "golem-small-g3", "--generation", "3", "--now", "2026-11-03T00:00:00Z")
 			},
 			args: func(dir string) []string {
-				return []string{"inherit", smallBundle, "--store", filepath.Join(dir, "grimoire.db"), "--now", now}
+				// --golem-id: a default id depends on the store's path
+				// (inherit.DefaultGolemID), and the reference run is in
+				// another folder.
+				return []string{"inherit", smallBundle, "--store", filepath.Join(dir, "grimoire.db"), "--now", now, "--golem-id", "golem-small-g3"}
 			},
 			check: func(t *testing.T, dir string) int { return storeCheck(t, filepath.Join(dir, "grimoire.db")) },
 			end:   func(t *testing.T, dir string) string { return storeState(t, filepath.Join(dir, "grimoire.db")) },
@@ -143,7 +146,10 @@ func TestCrash(t *testing.T) {
 			name:  "inherit creating the store",
 			setup: func(t *testing.T, dir string) { removeStore(t, dir) },
 			args: func(dir string) []string {
-				return []string{"inherit", smallBundle, "--store", filepath.Join(dir, "grimoire.db"), "--now", now}
+				// --golem-id: a default id depends on the store's path
+				// (inherit.DefaultGolemID), and the reference run is in
+				// another folder.
+				return []string{"inherit", smallBundle, "--store", filepath.Join(dir, "grimoire.db"), "--now", now, "--golem-id", "golem-small-g3"}
 			},
 			check: func(t *testing.T, dir string) int { return storeCheck(t, filepath.Join(dir, "grimoire.db")) },
 			end:   func(t *testing.T, dir string) string { return storeState(t, filepath.Join(dir, "grimoire.db")) },
