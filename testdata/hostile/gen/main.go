@@ -71,6 +71,7 @@ func main() {
 	}
 
 	cases := append(zstdCases(canon, file.Bytes()), cborCases(canon, signedCanon(b))...)
+	cases = append(cases, ampCases(canon)...)
 	cases = append(cases, deepCases(b)...)
 	cases = append(cases, exportCases(export)...)
 	sort.Slice(cases, func(i, j int) bool { return cases[i].name < cases[j].name })
