@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -241,6 +242,15 @@ type limitError struct {
 }
 
 func (e *limitError) Error() string { return e.msg }
+
+// Is makes every limitError match ErrPastLimit.
+func (e *limitError) Is(target error) bool { return target == ErrPastLimit }
+
+// ErrPastLimit is wrapped by the errors of a bundle past a limit of
+// FORMAT.md's "Limits": from Decode (which also wraps ErrCorrupt: the
+// bytes are bad), and from Encode and Marshal (which do not: the value
+// given is too large to write, and no bytes are written).
+var ErrPastLimit = errors.New("past a limit of the bundle format")
 
 func (e *limitError) section() string {
 	var b strings.Builder

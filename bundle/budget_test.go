@@ -122,8 +122,8 @@ func TestEncodeRefusesPastFieldLimits(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "bundle: cannot encode: ") {
 				t.Fatalf("Encode error = %v, want %q", err, tc.want)
 			}
-			if errors.Is(err, bundle.ErrCorrupt) {
-				t.Errorf("Encode error %v is ErrCorrupt; the caller built the wrong value", err)
+			if errors.Is(err, bundle.ErrCorrupt) || !errors.Is(err, bundle.ErrPastLimit) {
+				t.Errorf("Encode error %v: want ErrPastLimit, not ErrCorrupt (the caller built the wrong value)", err)
 			}
 			if file.Len() != 0 {
 				t.Errorf("Encode wrote %d bytes", file.Len())

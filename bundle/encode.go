@@ -102,7 +102,7 @@ func compressChecked(b *Bundle, p []byte) ([]byte, error) {
 	z := compress(p)
 	n := int64(len(z))
 	if int64(len(p)) > DecodedLimit(n) {
-		return nil, fmt.Errorf("bundle: cannot encode: %d bytes of CBOR compress to %d, and decode to more than %s", len(p), n, decodedLimitText(n))
+		return nil, fmt.Errorf("bundle: cannot encode: %d bytes of CBOR compress to %d, and decode to more than %s: %w", len(p), n, decodedLimitText(n), ErrPastLimit)
 	}
 	if err := checkLimits(p, b.wireType(), ObjectBudget(n), fileBudget(n)); err != nil {
 		return nil, cannotEncode(err)
