@@ -228,7 +228,7 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 			return &DecodeError{"header.embedding.dims", fmt.Errorf("%d is not a positive length", e.Dims)}
 		}
 		if e.Dims > MaxEmbeddingDims {
-			return &DecodeError{"header.embedding.dims", fmt.Errorf("%d dimensions, more than the limit of %d", e.Dims, MaxEmbeddingDims)}
+			return &DecodeError{"header.embedding.dims", &limitError{msg: fmt.Sprintf("%d dimensions, more than the limit of %d", e.Dims, MaxEmbeddingDims)}}
 		}
 		want = 4 * e.Dims
 	}
