@@ -273,6 +273,7 @@ var errStop = &limitError{msg: "stop"}
 type walker struct {
 	used, budget int64
 	budgetWhat   string // how the budget was set, for messages
+	skipTags     bool   // skip reads through tags (peekKind) rather than stop at them
 }
 
 // checkLimits walks p, the CBOR of a bundle read as the wire type typ,
@@ -362,8 +363,8 @@ func (w *walker) walk(p []byte, s *shape, size int64, depth int) ([]byte, error)
 		if h.major != 5 {
 			break
 		}
-		if depth+1 > MaxNestingDepth || uint64(len(p)-h.n) < 2*h.arg {
-			return nil, errStop
+		if depth+1 > MaxNestingDepth || h.arg > MaxMapPairs || uint64(len(p)-h.n) < 2*h.arg {
+			return nil, errStop // too deep, too many pairs, or more pairs than bytes
 		}
 		q := p[h.n:]
 		for range int(h.arg) {
@@ -442,7 +443,10 @@ func (w *walker) skip(p []byte, depth int) ([]byte, error) {
 		}
 		return q, nil
 	case 6:
-		return nil, errStop // tags are not allowed
+		if w.skipTags {
+			return w.skip(q, depth+1)
+		}
+		return nil, errStop // tags are not allowed: the decoder says so
 	}
 	return q, nil
 }

@@ -152,7 +152,7 @@ func peekKind(p []byte) string {
 			}
 			return probe.Kind
 		}
-		var w walker
+		w := walker{skipTags: true}
 		if q, err = w.skip(q, 1); err != nil {
 			return "" // too deep, or not well-formed
 		}
