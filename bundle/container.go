@@ -96,9 +96,13 @@ func (b Bundle) MarshalCBOR() ([]byte, error) {
 
 // UnmarshalCBOR reads a container, choosing the body by header.kind, as
 // strictly as Decode but without Decode's canonical-form and signature
-// checks.
+// checks. It holds the bundle to the limits of its fields and to
+// MaxDecodedObjects.
 func (b *Bundle) UnmarshalCBOR(p []byte) error {
-	w, _ := newWire(peekKind(p))
+	w, typ := newWire(peekKind(p))
+	if err := checkLimits(p, typ, MaxDecodedObjects, "of any bundle"); err != nil {
+		return err
+	}
 	if err := decMode.Unmarshal(p, w); err != nil {
 		return err
 	}
@@ -148,9 +152,9 @@ func peekKind(p []byte) string {
 			}
 			return probe.Kind
 		}
-		var found bool
-		if _, q, found = walkDepth(q, 1, ""); found || q == nil {
-			return ""
+		w := walker{skipTags: true}
+		if q, err = w.skip(q, 1); err != nil {
+			return "" // too deep, or not well-formed
 		}
 	}
 	return ""

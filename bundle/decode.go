@@ -80,11 +80,20 @@ var decMode = func() cbor.DecMode {
 
 // Decode reads one bundle file from r. It reads r to its end.
 func Decode(r io.Reader) (*Bundle, error) {
-	p, err := decompress(r)
+	p, n, err := decompressFile(r)
 	if err != nil {
 		return nil, err
 	}
-	return unmarshal(p)
+	return unmarshalWithin(p, ObjectBudget(n), fileBudget(n))
+}
+
+// fileBudget says, in a message, where the budget of a file of n bytes
+// comes from.
+func fileBudget(n int64) string {
+	if ObjectBudget(n) == MaxDecodedObjects {
+		return "of any bundle"
+	}
+	return fmt.Sprintf("of a %d-byte file (%d MiB + %d × its size)", n, ObjectFloor>>20, ObjectRatio)
 }
 
 // unmarshal decodes the CBOR of a bundle file, insisting that it is the
@@ -92,7 +101,16 @@ func Decode(r io.Reader) (*Bundle, error) {
 // header.kind, read ahead: a snapshot's body is a SnapshotBody, any other
 // kind's a Body (and validate rejects kinds it does not know).
 func unmarshal(p []byte) (*Bundle, error) {
+	return unmarshalWithin(p, MaxDecodedObjects, "of any bundle")
+}
+
+// unmarshalWithin is unmarshal with the values it decodes held to budget
+// bytes (checkLimits), budgetWhat saying where that comes from.
+func unmarshalWithin(p []byte, budget int64, budgetWhat string) (*Bundle, error) {
 	w, typ := newWire(peekKind(p))
+	if err := checkLimits(p, typ, budget, budgetWhat); err != nil {
+		return nil, err
+	}
 	if err := decMode.Unmarshal(p, w); err != nil {
 		return nil, diagnose(p, typ, err)
 	}
@@ -206,8 +224,11 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		if e.Encoding != EncodingF32LE {
 			return &DecodeError{"header.embedding.encoding", fmt.Errorf("%q is not %q", e.Encoding, EncodingF32LE)}
 		}
-		if e.Dims <= 0 || e.Dims > MaxDecodedSize/4 {
+		if e.Dims <= 0 {
 			return &DecodeError{"header.embedding.dims", fmt.Errorf("%d is not a positive length", e.Dims)}
+		}
+		if e.Dims > MaxEmbeddingDims {
+			return &DecodeError{"header.embedding.dims", &limitError{msg: fmt.Sprintf("%d dimensions, more than the limit of %d", e.Dims, MaxEmbeddingDims)}}
 		}
 		want = 4 * e.Dims
 	}

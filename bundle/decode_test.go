@@ -79,7 +79,7 @@ func TestDecodeErrorNamesSection(t *testing.T) {
 // TestDecodeLimits pins the limits FORMAT.md documents.
 func TestDecodeLimits(t *testing.T) {
 	minimal := testkit.MinimalTree()
-	refs := make(testkit.Array, bundle.MaxArrayElements+1)
+	refs := make(testkit.Array, bundle.MaxParents+1)
 	for i := range refs {
 		refs[i] = testkit.Text("x")
 	}
@@ -89,7 +89,7 @@ func TestDecodeLimits(t *testing.T) {
 		want string
 	}{
 		{"array elements", testkit.Set(minimal, refs, "header", "parents"),
-			"bundle: header.parents: array of 262145 elements exceeds the limit of 262144"},
+			"bundle: header.parents: 1025 elements, more than the limit of 1024 parents"},
 		{"array head beyond the data", testkit.Set(minimal, testkit.Raw{0x9b, 0, 0, 0, 1, 0, 0, 0, 0}, "body", "entries"),
 			"bundle: body.entries: array of 4294967296 elements exceeds the limit of 262144"},
 		{"map pairs", testkit.Set(minimal, testkit.Raw{0xb8, 65}, "header", "death"),

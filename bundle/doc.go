@@ -23,7 +23,10 @@
 // # Reading
 //
 // Decode is strict and bounded: one zstd frame with a content checksum, at
-// most MaxDecodedSize bytes once decompressed, one CBOR item with no
+// most DecodedLimit of the file's size once decompressed (MaxDecodedSize
+// at most), every field within its limit and the values it decodes within
+// ObjectBudget of the file's size, both checked by a walk of the CBOR
+// before anything is unmarshalled (budget.go), one CBOR item with no
 // duplicate or unknown keys, no indefinite lengths, no tags, no invalid
 // UTF-8, nesting at most MaxNestingDepth, and the item must be the exact
 // canonical encoding of what it decodes to. Every error it finds in the

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sync"
 
 	"github.com/fxamacker/cbor/v2"
@@ -74,7 +75,39 @@ func Marshal(b *Bundle) ([]byte, error) {
 	if err := decMode.Wellformed(p); err != nil {
 		return nil, fmt.Errorf("bundle: cannot encode: %w", cborError(err))
 	}
+	if err := checkLimits(p, b.wireType(), MaxDecodedObjects, "of any bundle"); err != nil {
+		return nil, cannotEncode(err)
+	}
 	return p, nil
+}
+
+// cannotEncode is a DecodeError of what the caller built: not ErrCorrupt.
+func cannotEncode(err error) error {
+	var de *DecodeError
+	if errors.As(err, &de) {
+		return fmt.Errorf("bundle: cannot encode: %s: %w", de.Section, de.Err)
+	}
+	return err
+}
+
+// wireType is the type of b's wire value.
+func (b *Bundle) wireType() reflect.Type {
+	return reflect.TypeOf(b.wire(false)).Elem()
+}
+
+// compressChecked compresses p, the CBOR of b, and checks the file
+// against the limits Decode holds it to: the decoded size for the file's
+// size, and the budget of the values.
+func compressChecked(b *Bundle, p []byte) ([]byte, error) {
+	z := compress(p)
+	n := int64(len(z))
+	if int64(len(p)) > DecodedLimit(n) {
+		return nil, fmt.Errorf("bundle: cannot encode: %d bytes of CBOR compress to %d, and decode to more than %s: %w", len(p), n, decodedLimitText(n), ErrPastLimit)
+	}
+	if err := checkLimits(p, b.wireType(), ObjectBudget(n), fileBudget(n)); err != nil {
+		return nil, cannotEncode(err)
+	}
+	return z, nil
 }
 
 // marshal encodes without validating: Decode uses it to find the canonical
@@ -113,7 +146,11 @@ func Encode(w io.Writer, b *Bundle) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(compress(p)); err != nil {
+	z, err := compressChecked(b, p)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(z); err != nil {
 		return fmt.Errorf("bundle: %w", err)
 	}
 	return nil
@@ -133,7 +170,11 @@ func EncodeDigest(w io.Writer, b *Bundle) (string, error) {
 	} else if digest, err = b.Digest(); err != nil {
 		return "", err
 	}
-	if _, err := w.Write(compress(p)); err != nil {
+	z, err := compressChecked(b, p)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(z); err != nil {
 		return "", fmt.Errorf("bundle: %w", err)
 	}
 	return digest, nil

@@ -12,3 +12,6 @@ var (
 
 // ContainerTypes maps a kind to its wire type.
 var ContainerTypes = map[string]reflect.Type{KindDeath: deathWireType, KindSnapshot: snapshotWireType, KindClade: deathWireType, KindListing: listingWireType}
+
+// FieldLimits are the limits of the fields that have their own.
+var FieldLimits = fieldLimits

@@ -18,33 +18,58 @@ const zstdMagic = 0xFD2FB528
 // dictionary, a content checksum, a declared size and window within
 // MaxDecodedSize, nothing after it.
 func decompress(r io.Reader) ([]byte, error) {
+	p, _, err := decompressFile(r)
+	return p, err
+}
+
+// decompressFile is decompress that also returns the file's size. The
+// frame may decode to no more than DecodedLimit of that size.
+func decompressFile(r io.Reader) ([]byte, int64, error) {
 	file, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
 		// A failed read says nothing about the bundle: not ErrCorrupt.
-		return nil, fmt.Errorf("bundle: %w", err)
+		return nil, 0, fmt.Errorf("bundle: %w", err)
 	}
 	if len(file) > MaxFileSize {
-		return nil, zstdError(fmt.Errorf("file is larger than the %d-byte limit", MaxFileSize))
+		return nil, 0, zstdError(fmt.Errorf("file is larger than the %d-byte limit", MaxFileSize))
 	}
+	n := int64(len(file))
 	hdr, end, err := frameExtent(file)
 	if err != nil {
-		return nil, zstdError(err)
+		return nil, 0, zstdError(err)
 	}
 	if rest := file[end:]; len(rest) > 0 {
 		if len(rest) >= 4 && binary.LittleEndian.Uint32(rest) == zstdMagic {
-			return nil, zstdError(errors.New("a second zstd frame follows the first; a bundle is one frame"))
+			return nil, 0, zstdError(errors.New("a second zstd frame follows the first; a bundle is one frame"))
 		}
-		return nil, zstdError(fmt.Errorf("%d trailing bytes after the zstd frame", len(rest)))
+		return nil, 0, zstdError(fmt.Errorf("%d trailing bytes after the zstd frame", len(rest)))
 	}
-	p, err := inflate(file, hdr)
+	limit := DecodedLimit(n)
+	if hdr.HasFCS && hdr.FrameContentSize > uint64(limit) {
+		return nil, 0, zstdError(fmt.Errorf("frame declares %d decoded bytes, more than %s", hdr.FrameContentSize, decodedLimitText(n)))
+	}
+	p, err := inflate(file, hdr, limit)
 	if errors.Is(err, zstd.ErrCRCMismatch) {
-		return nil, zstdError(fmt.Errorf("content checksum does not match: the frame is damaged: %w", err))
+		return nil, 0, zstdError(fmt.Errorf("content checksum does not match: the frame is damaged: %w", err))
+	}
+	if errors.Is(err, errPastLimit) {
+		return nil, 0, zstdError(fmt.Errorf("frame decodes to more than %s", decodedLimitText(n)))
 	}
 	if err != nil {
-		return nil, zstdError(err)
+		return nil, 0, zstdError(err)
 	}
-	return p, nil
+	return p, n, nil
 }
+
+// decodedLimitText says what DecodedLimit(n) is, for messages.
+func decodedLimitText(n int64) string {
+	if DecodedLimit(n) == MaxDecodedSize {
+		return fmt.Sprintf("the %d-byte limit", MaxDecodedSize)
+	}
+	return fmt.Sprintf("the %d bytes a %d-byte file may decode to (%d MiB + %d × its size)", DecodedLimit(n), n, DecodedFloor>>20, DecodedRatio)
+}
+
+var errPastLimit = errors.New("past the decoded limit")
 
 func zstdError(err error) error { return &DecodeError{Section: "zstd", Err: err} }
 
@@ -111,10 +136,10 @@ func frameExtent(file []byte) (zstd.Header, int, error) {
 
 // inflate decodes the checked frame. When the header does not declare the
 // size, a first pass counts the decoded bytes into nothing, so a frame that
-// decodes past MaxDecodedSize stops there having allocated no more than the
+// decodes past limit stops there having allocated no more than the
 // decoder's window. Reading to the end makes the decoder check the content
 // checksum.
-func inflate(frame []byte, h zstd.Header) ([]byte, error) {
+func inflate(frame []byte, h zstd.Header, limit int64) ([]byte, error) {
 	dec, err := zstd.NewReader(bytes.NewReader(frame),
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxMemory(MaxDecodedSize),
@@ -126,12 +151,12 @@ func inflate(frame []byte, h zstd.Header) ([]byte, error) {
 	defer dec.Close()
 	size := int64(h.FrameContentSize)
 	if !h.HasFCS {
-		size, err = io.Copy(io.Discard, io.LimitReader(dec, MaxDecodedSize+1))
+		size, err = io.Copy(io.Discard, io.LimitReader(dec, limit+1))
 		if err != nil {
 			return nil, err
 		}
-		if size > MaxDecodedSize {
-			return nil, fmt.Errorf("frame decodes to more than the %d-byte limit", MaxDecodedSize)
+		if size > limit {
+			return nil, errPastLimit
 		}
 		if err := dec.Reset(bytes.NewReader(frame)); err != nil {
 			return nil, err

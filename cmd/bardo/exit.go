@@ -74,7 +74,7 @@ func exitCode(err error) int {
 	case errors.Is(err, trust.ErrUntrusted):
 		return exitNoPerm
 	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt), errors.Is(err, trust.ErrMalformedKey),
-		errors.Is(err, bundle.ErrDigestList),
+		errors.Is(err, bundle.ErrDigestList), errors.Is(err, bundle.ErrPastLimit),
 		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),
 		errors.Is(err, bundlediff.ErrIncomparable):
 		return exitDataErr

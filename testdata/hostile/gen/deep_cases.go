@@ -2,6 +2,7 @@ package main
 
 import (
 	"log"
+	"strings"
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
@@ -33,6 +34,15 @@ func deepCases(base *bundle.Bundle) []hostile {
 		{"deep_counts.bardo", "deep", "counts", "header.counts.entries says 99", mk(func(b *bundle.Bundle) { b.Header.Counts.Entries = 99 })},
 		{"deep_quarantined_entry.bardo", "deep", "quarantined", "a quarantined entry in the germline: never a bottleneck candidate", mk(func(b *bundle.Bundle) {
 			b.Body.Entries[0].Status = grimoire.StatusQuarantined
+		})},
+		// The id rule (grimoire.CheckID), which Decode does not check.
+		{"deep_id_nul.bardo", "deep", "holds U+0000", "body.entries[0].id ends in NUL", mk(func(b *bundle.Bundle) { b.Body.Entries[0].ID += "\x00" })},
+		{"deep_id_bidi_override.bardo", "deep", "holds U+202E", "body.entries[0].id holds U+202E RIGHT-TO-LEFT OVERRIDE", mk(func(b *bundle.Bundle) { b.Body.Entries[0].ID = "\u202e" + b.Body.Entries[0].ID })},
+		{"deep_id_zero_width.bardo", "deep", "holds U+200D", "header.golem_id holds U+200D ZERO WIDTH JOINER", mk(func(b *bundle.Bundle) { b.Header.GolemID += "\u200d" })},
+		{"deep_id_too_long.bardo", "deep", "more than the 256-byte limit", "body.entries[0].source.golem_id is 300 bytes", mk(func(b *bundle.Bundle) { b.Body.Entries[0].Source.GolemID = strings.Repeat("g", 300) })},
+		{"deep_id_ref_control.bardo", "deep", "holds U+001B", "body.left_out names an id holding ESC", mk(func(b *bundle.Bundle) {
+			b.Body.LeftOut = append(b.Body.LeftOut, bundle.Ref{Kind: bundle.RefEntry, ID: "e\x1b[31m"})
+			b.Header.Counts.LeftOut++
 		})},
 		{"deep_rank_order.bardo", "deep", "body.entries", "the entries in reverse rank order", mk(func(b *bundle.Bundle) {
 			e := b.Body.Entries

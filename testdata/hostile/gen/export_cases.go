@@ -72,6 +72,16 @@ func exportCases(good []byte) []hostile {
 		{"embedding_base64.jsonl", "export", `entry "e1": embedding: invalid base64`, "entry e1's embedding is malformed base64", edited(`"embedding":[1,0,0,0.5,0,0,0,0]`, `"embedding":"base64:!!!!"`)},
 		{"embedding_element.jsonl", "export", `entry "e1": embedding: element 0 is not a number`, "entry e1's embedding holds a string", edited(`"embedding":[1,`, `"embedding":["1",`)},
 		{"nul_byte.jsonl", "export", `:2: entry "e1": content: invalid JSON`, "a raw NUL inside entry e1's content", edited("gas spikes", "gas \x00 spikes")},
+		// The id rule (grimoire.CheckID): printable, no control or format
+		// characters, at most 256 bytes, no space at either end.
+		{"id_nul.jsonl", "export", "holds U+0000", `entry e1's id ends in NUL (\u0000): no command could name it`, edited(`"id":"e1"`, `"id":"e1\u0000"`)},
+		{"id_bidi_override.jsonl", "export", "holds U+202E", "entry e1's id holds U+202E RIGHT-TO-LEFT OVERRIDE", edited(`"id":"e1"`, `"id":"e\u202e1"`)},
+		{"id_zero_width.jsonl", "export", "holds U+200B", "entry e1's id holds U+200B ZERO WIDTH SPACE", edited(`"id":"e1"`, `"id":"e\u200b1"`)},
+		{"id_newline.jsonl", "export", "holds U+000A", "entry e1's id holds a newline", edited(`"id":"e1"`, `"id":"e\n1"`)},
+		{"id_too_long.jsonl", "export", "is 257 bytes, more than the 256-byte limit", "entry e1's id is 257 bytes", edited(`"id":"e1"`, `"id":"e1`+strings.Repeat("x", 255)+`"`)},
+		{"id_space_at_end.jsonl", "export", "starts or ends with a space", `entry e1's id is "e1 "`, edited(`"id":"e1"`, `"id":"e1 "`)},
+		{"id_empty.jsonl", "export", "is empty", "entry e1's id is empty", edited(`"id":"e1"`, `"id":""`)},
+		{"id_golem_bidi.jsonl", "export", "holds U+2066", "the header's golem_id holds U+2066 LEFT-TO-RIGHT ISOLATE", with(1, strings.Replace(strings.TrimSuffix(header, "\n"), `"golem_id":"golem-h8"`, `"golem_id":"golem\u2066-h8"`, 1))},
 		{"edge_weight.jsonl", "export", `:7: causal_edge "e1 -> e2": weight 2 is outside [0,1]`, "the edge's weight 2", with(7, `{"type":"causal_edge","source_id":"e1","target_id":"e2","weight":2,"evidence":4}`)},
 		{"nested_deep.jsonl", "export", "tags", "entry e1's tags hold 20000 nested arrays", edited(`"id":"e1",`, `"id":"e1","tags":`+strings.Repeat("[", 20000)+strings.Repeat("]", 20000)+",")},
 		{"line_too_long.jsonl.zst", "export", "line is longer than 64 MiB", "an entry line of 65 MiB, zstd-compressed to a few KiB", zst(long.Bytes())},
