@@ -23,7 +23,8 @@ import (
 // row of its document's table, and every document a command emits must
 // have a section. TestJSONSpec runs one invocation of each document over
 // fixtures/small.jsonl; TestScript feeds every --json run of the scripts
-// through the same check (jsonSpecCapture).
+// through the same check (jsonSpecMain), and so does every test that runs
+// a command with --json through the bardo helper (checkJSONRun).
 
 // jsonSpecPath is JSON.md, at the repository's root.
 var jsonSpecPath = filepath.Join("..", "..", "JSON.md")
@@ -424,7 +425,7 @@ const jsonSpecCaptureEnv = "BARDO_TEST_JSON_CAPTURE"
 // check against JSON.md.
 func jsonSpecMain() {
 	dir := os.Getenv(jsonSpecCaptureEnv)
-	if dir == "" || !slices.ContainsFunc(os.Args[1:], func(a string) bool { return a == "--json" || strings.HasPrefix(a, "--json=") }) {
+	if dir == "" || !hasJSONFlag(os.Args[1:]) {
 		main()
 		return
 	}
@@ -437,6 +438,37 @@ func jsonSpecMain() {
 		}
 	}
 	os.Exit(code)
+}
+
+func hasJSONFlag(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == "--json" || strings.HasPrefix(a, "--json=") })
+}
+
+// helperSpec is JSON.md, parsed once for checkJSONRun.
+var helperSpec = sync.OnceValues(func() (*jsonSpec, error) {
+	f, err := os.Open(jsonSpecPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseJSONSpec(f)
+})
+
+// checkJSONRun holds a --json run of the bardo test helper to JSON.md, so
+// that every test of this package that runs a command with --json checks
+// its documents too.
+func checkJSONRun(t *testing.T, args []string, stdout, stderr string) {
+	t.Helper()
+	if !hasJSONFlag(args) {
+		return
+	}
+	spec, err := helperSpec()
+	if err != nil {
+		t.Fatalf("JSON.md: %v", err)
+	}
+	c := &specCheck{spec: spec, seen: map[string]bool{}, used: map[string]map[int]bool{}}
+	c.run(jsonRun{args, stdout, stderr})
+	c.report(t, false)
 }
 
 // checkCapturedRuns checks the runs jsonSpecMain recorded in dir.
@@ -566,11 +598,12 @@ func TestJSONSpec(t *testing.T) {
 	}
 	for _, st := range steps {
 		args := append(slices.Clone(st.args), "--json")
-		code, stdout, stderr := bardo(t, "", args...)
+		var stdout, stderr bytes.Buffer // not the bardo helper: c checks the run
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
 		if code != st.code {
-			t.Errorf("bardo %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, st.code, stdout, stderr)
+			t.Errorf("bardo %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, st.code, &stdout, &stderr)
 		}
-		c.run(jsonRun{args, stdout, stderr})
+		c.run(jsonRun{args, stdout.String(), stderr.String()})
 	}
 	if advisor != "" {
 		in, err := os.ReadFile(at("advisor-input.json"))
