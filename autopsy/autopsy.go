@@ -46,62 +46,62 @@ type Options struct {
 type Autopsy struct {
 	// Clocks are the death clocks that fired, sorted: ClockSenescence,
 	// ClockStaleness. Never nil.
-	Clocks []string `json:"clocks"`
+	Clocks []string
 	// Forced is set when the autopsy ran only because Options.Force was set.
-	Forced bool `json:"forced"`
+	Forced bool
 	// Ran is false when no clock fired and Force was not set: then only the
 	// window statistics (window, counts, accuracy, fitness, threshold) and
 	// Reason are filled in.
-	Ran bool `json:"ran"`
+	Ran bool
 	// Reason says why the autopsy ran or did not, in words.
-	Reason string `json:"reason"`
+	Reason string
 
 	// WindowStart and WindowEnd bound the window, both inclusive:
 	// [T_end − 499, T_end].
-	WindowStart int64 `json:"window_start_tick"`
-	WindowEnd   int64 `json:"window_end_tick"`
+	WindowStart int64
+	WindowEnd   int64
 	// Episodes counts the episodes in the window, Known those with a known
 	// prediction, Correct those whose prediction was correct.
-	Episodes int `json:"episodes"`
-	Known    int `json:"known"`
-	Correct  int `json:"correct"`
+	Episodes int
+	Known    int
+	Correct  int
 	// Accuracy is Correct / Known; nil when Known is 0.
-	Accuracy *float64 `json:"accuracy"`
+	Accuracy *float64
 	// Fitness is the header's epistemic_fitness, else the last fitness
 	// record's value; nil with neither.
-	Fitness             *float64 `json:"fitness"`
-	SenescenceThreshold float64  `json:"senescence_threshold"`
+	Fitness             *float64
+	SenescenceThreshold float64
 
 	// ToxicEntries are ranked by contribution, descending, ties by id
 	// bytewise. Never nil.
-	ToxicEntries []ToxicEntry `json:"toxic_entries"`
+	ToxicEntries []ToxicEntry
 	// UnrecordedToxic counts the ids that qualified as toxic but have no
 	// entry record, and so are not listed.
-	UnrecordedToxic            int    `json:"unrecorded_toxic"`
-	FailureRegime              string `json:"failure_regime"`
-	LastValidRegime            string `json:"last_valid_regime"`
-	RegimeTransitionHypothesis string `json:"regime_transition_hypothesis"`
+	UnrecordedToxic            int
+	FailureRegime              string
+	LastValidRegime            string
+	RegimeTransitionHypothesis string
 }
 
 // ToxicEntry is an entry that drove the window's failed predictions.
 type ToxicEntry struct {
-	EntryID string `json:"entry_id"`
+	EntryID string
 	// Contribution is contribution_to_failure: ∛(share × rate × confidence).
-	Contribution float64 `json:"contribution_to_failure"`
+	Contribution float64
 	// ConfidenceAtFailure is the entry's confidence in the export.
-	ConfidenceAtFailure float64 `json:"confidence_at_failure"`
+	ConfidenceAtFailure float64
 	// FailureRate is Failures / Uses.
-	FailureRate float64 `json:"failure_rate"`
+	FailureRate float64
 	// Uses and Failures count the window's known predictions the entry took
 	// part in, and those that failed.
-	Uses     int `json:"uses"`
-	Failures int `json:"failures"`
+	Uses     int
+	Failures int
 	// Recommendation is RecommendReinvestigate, RecommendInvert or
 	// RecommendDiscard; Reason says which rule chose it.
-	Recommendation string `json:"recommendation"`
-	Reason         string `json:"reason"`
-	DecayClass     string `json:"decay_class"`
-	Domain         string `json:"domain"`
+	Recommendation string
+	Reason         string
+	DecayClass     string
+	Domain         string
 }
 
 // tally counts known predictions and the correct ones among them.

@@ -72,6 +72,10 @@ type Side struct {
 // (source, target) (edges), by category index then refs then text
 // (reflection items); the changes of one thing come in the order of its
 // fields in FORMAT.md. Lists are empty, never nil.
+//
+// cmd/bardo prints a Result as is, as the bardo.diff/v1 document: the json
+// tags of Result and of every type below it are that document's keys,
+// specified in JSON.md (a test holds them to it).
 type Result struct {
 	A Side `json:"a"`
 	B Side `json:"b"`

@@ -74,14 +74,17 @@ var ErrMalformed = errors.New("malformed capsule")
 
 // Report says what Build wrote and what it left out.
 type Report struct {
-	Records      map[string]int `json:"records"`       // by kind: concept, proposition, assertion
-	Concepts     map[string]int `json:"concepts"`      // by type: Golem, Entry, Document, ReflectionItem, Autopsy
-	ExternalRefs map[string]int `json:"external_refs"` // by kind: redacted, unavailable
-	Blobs        int            `json:"blobs"`
-	LeftOut      []LeftOut      `json:"left_out"`
+	Records      map[string]int // by kind: concept, proposition, assertion
+	Concepts     map[string]int // by type: Golem, Entry, Document, ReflectionItem, Autopsy
+	ExternalRefs map[string]int // by kind: redacted, unavailable
+	Blobs        int
+	LeftOut      []LeftOut
 }
 
 // LeftOut is something of the bundle that has no place in the capsule.
+//
+// cmd/bardo prints it as is, in the left_out list of bardo.capsule/v1: its json
+// tags are keys of that document (JSON.md).
 type LeftOut struct {
 	What   string `json:"what"`
 	Count  int    `json:"count"`

@@ -74,16 +74,19 @@ type Result struct {
 
 // Report says what an import wrote and what it left out.
 type Report struct {
-	Kind        string         `json:"kind"`
-	Agent       string         `json:"agent,omitempty"`  // Letta: the agent imported
-	Agents      []string       `json:"agents,omitempty"` // Letta: every agent of the file
-	Quarantined bool           `json:"quarantined"`
-	Read        map[string]int `json:"read"`    // what the file held, by kind
-	Written     map[string]int `json:"written"` // export records, by type
-	LeftOut     []LeftOut      `json:"left_out"`
+	Kind        string
+	Agent       string   // Letta: the agent imported
+	Agents      []string // Letta: every agent of the file
+	Quarantined bool
+	Read        map[string]int // what the file held, by kind
+	Written     map[string]int // export records, by type
+	LeftOut     []LeftOut
 }
 
 // LeftOut is something of the file that has no place in the export.
+//
+// cmd/bardo prints it as is, in the left_out list of bardo.import/v1: its json
+// tags are keys of that document (JSON.md).
 type LeftOut struct {
 	What   string `json:"what"`
 	Count  int    `json:"count"`

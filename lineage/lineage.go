@@ -85,6 +85,8 @@ type Inherit struct {
 }
 
 // Link is one bundle or store of the chain, and whether its parent holds.
+// cmd/bardo prints it as is in bardo.lineage/v1's links: its json tags are
+// keys of that document (JSON.md).
 type Link struct {
 	Kind       string `json:"kind"`             // KindBundle, KindAncestor or KindStore
 	Name       string `json:"name"`             // an ancestor's: "recorded by " and the name of the first link that records it

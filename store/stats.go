@@ -2,7 +2,9 @@ package store
 
 import "context"
 
-// Stats counts what a store holds.
+// Stats counts what a store holds. cmd/bardo prints it as is, as
+// bardo.check/v1's counts: its json tags are keys of that document
+// (JSON.md).
 type Stats struct {
 	Entries          int `json:"entries"`
 	Active           int `json:"active"`

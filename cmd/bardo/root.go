@@ -20,7 +20,9 @@ its successors inherit, and reads, ranks and verifies what it makes.
 Results go to stdout, diagnostics to stderr. "-" names standard input or
 output wherever a file is named. --json prints results as one JSON
 document whose first key is "format", and errors as a JSON document on
-stderr. Each command's help, and its man page (bardo man), has examples
+stderr. JSON.md, beside README.md in bardo's source, specifies every
+document: its fields, their types and meanings, and which are stable
+for scripts. Each command's help, and its man page (bardo man), has examples
 and says what each exit status means for it.
 
 ` + rootExitStatus(),

@@ -13,11 +13,12 @@ import (
 )
 
 // bardo runs a command line in this process and returns its exit code,
-// stdout and stderr.
+// stdout and stderr. A --json run's documents are held to JSON.md.
 func bardo(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	checkJSONRun(t, args, stdout.String(), stderr.String())
 	return code, stdout.String(), stderr.String()
 }
 

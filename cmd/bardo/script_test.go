@@ -13,14 +13,18 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/golden and the cmp blocks of testdata/script")
 
 // TestMain lets the test binary be the bardo command of the scripts: as
-// "bardo" it runs main, the real binary's entry point.
+// "bardo" it runs main, the real binary's entry point (recording its
+// --json runs for TestScript, jsonSpecMain).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"bardo": main})
+	testscript.Main(m, map[string]func(){"bardo": jsonSpecMain})
 }
 
 // TestScript runs the end-to-end suites in testdata/script. $FIXTURES is
 // the repository's fixtures folder, $TESTDATA this package's testdata.
+// Every --json run of the scripts is then held to JSON.md.
 func TestScript(t *testing.T) {
+	capture := t.TempDir()
+	t.Cleanup(func() { checkCapturedRuns(t, capture) })
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "fixtures"))
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +39,7 @@ func TestScript(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
 			env.Setenv("TESTDATA", testdata)
+			env.Setenv(jsonSpecCaptureEnv, capture)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
