@@ -79,7 +79,12 @@
 //
 // by Cauchy–Schwarz on each term. The float64 arithmetic of A, B and the
 // norms is off by less than 2^-33 (every term is below 4 and summed over
-// at most 2^16 components), which a slack of 2^-30 added to B covers. And
+// at most 2^16 components, and the error bound of such a sum holds for
+// any order of its additions), which a slack of 2^-30 added to B covers.
+// A reference is quantized in one pass over its unit vector (the codes,
+// E, R and the tail norm below together), its sums of squares taken in
+// four interleaved partial sums, every product and difference rounded on
+// its own: the same bits on every CPU. And
 // |û·r̂ − Cosine64(q, r)| ≤ e, half the candidate margin: e bounds the
 // error of a float32 score (see Rule), of which the rounding of û and r̂
 // is a part and the float32 summation the rest. So Cosine64(q, r) lies in

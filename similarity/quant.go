@@ -109,16 +109,12 @@ func (s *Set) quantized() *quantSet {
 	units := (s.n + chunk - 1) / chunk
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
 		row := make([]float32, d)
-		code := make([]int8, dp)
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
-			unitInto(row, s.Vector(j), s.sumSq[j])
-			qs.scale[j], qs.errN[j], qs.norm[j] = quantize(code, row)
-			if qs.kp > 0 && qs.kp < d {
-				qs.tail[j] = math.Sqrt(sumSq64(row[qs.kp:]))
-			}
-			dst := qs.codes[j*dp : (j+1)*dp]
-			for k, c := range code {
-				dst[k] = uint8(int(c) + 128)
+			mx := unitMax(row, s.Vector(j), s.sumSq[j])
+			var tail float64
+			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
+			if qs.kp > 0 {
+				qs.tail[j] = tail
 			}
 		}
 	})
@@ -128,38 +124,133 @@ func (s *Set) quantized() *quantSet {
 
 // quantize writes the int8 code of the unit vector x into code (padded
 // with zeros to its length) and returns the scale s = max|xₖ|/127, the
-// error norm ‖x − s·code‖ and the norm ‖s·code‖, in float64. A zero x has
-// scale 0, code 0 and both norms 0.
+// error norm ‖x − s·code‖ and the norm ‖s·code‖, in float64, as
+// quantizeUnit computes them. A zero x has scale 0, code 0 and both norms
+// 0.
 func quantize(code []int8, x []float32) (s, errN, norm float64) {
-	clear(code)
-	mx := 0.0
+	var mx uint32
 	for _, v := range x {
-		mx = max(mx, math.Abs(float64(v)))
+		mx = max(mx, math.Float32bits(v)&0x7fffffff)
 	}
+	u := make([]uint8, len(code))
+	s, errN, norm, _ = quantizeUnit(u, x, math.Float32frombits(mx), 0)
+	for k, c := range u {
+		code[k] = int8(c ^ 0x80)
+	}
+	return s, errN, norm
+}
+
+// unitMax writes v/‖v‖ rounded to float32 into dst, as unitInto does, and
+// returns the largest magnitude of its components (0 for a zero v).
+func unitMax(dst, v []float32, ss float64) float32 {
+	if ss == 0 {
+		clear(dst)
+		return 0
+	}
+	inv := 1 / math.Sqrt(ss)
+	dst = dst[:len(v)]
+	var m0, m1 uint32 // magnitudes' bits: for finite non-negative floats their order is the values'
+	k := 0
+	for ; k+2 <= len(v); k += 2 {
+		y0 := float32(float64(v[k]) * inv)
+		y1 := float32(float64(v[k+1]) * inv)
+		dst[k], dst[k+1] = y0, y1
+		m0 = max(m0, math.Float32bits(y0)&0x7fffffff)
+		m1 = max(m1, math.Float32bits(y1)&0x7fffffff)
+	}
+	for ; k < len(v); k++ {
+		y := float32(float64(v[k]) * inv)
+		dst[k] = y
+		m0 = max(m0, math.Float32bits(y)&0x7fffffff)
+	}
+	return math.Float32frombits(max(m0, m1))
+}
+
+// quantizeUnit is the one quantization of a unit vector x whose largest
+// component magnitude is mx, in a single pass: it writes each code plus
+// 128 into dst[:len(x)] and 128 (code 0) into the rest of dst, and returns
+// the scale s = mx/127, the error norm E = ‖x − s·code‖, the norm R =
+// ‖s·code‖ and, when 0 < kp < len(x), the tail norm ‖x[kp:]‖ (else 0), in
+// float64. kp is a multiple of 4. The sums of squares are taken in four
+// partial sums, component k in sum k mod 4 (the rest of a length not a
+// multiple of 4 in sum 0), added as (s0+s1)+(s2+s3), and every product and
+// difference is rounded on its own, so the results are the same bits on
+// every CPU. A zero mx gives code 0 and zeros.
+func quantizeUnit(dst []uint8, x []float32, mx float32, kp int) (s, errN, norm, tail float64) {
+	n := len(x)
 	if mx == 0 {
-		return 0, 0, 0
-	}
-	s = mx / 127
-	// Any integer code keeps the bound: the norms below are those of the
-	// codes chosen. Rounding to nearest by 127/mx keeps them small.
-	inv := float32(127 / mx)
-	var e2a, e2b float64
-	var c2 int64
-	for k, v := range x {
-		y := v * inv
-		half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
-		c := min(127, max(-127, int32(y+half)))
-		code[k] = int8(c)
-		r := float64(v) - s*float64(c)
-		if k&1 == 0 {
-			e2a += r * r
-		} else {
-			e2b += r * r
+		for k := range dst {
+			dst[k] = 128
 		}
-		c2 += int64(c * c)
+		return 0, 0, 0, 0
 	}
-	e2 := e2a + e2b
-	return s, math.Sqrt(e2), s * math.Sqrt(float64(c2))
+	s = float64(mx) / 127
+	// Any integer code keeps the bound: the norms are those of the codes
+	// chosen. Rounding to nearest by 127/mx keeps them small.
+	inv := float32(127 / float64(mx))
+	if kp <= 0 || kp >= n {
+		kp = n
+	}
+	dst, pad := dst[:n], dst[n:]
+	var e0, e1, e2, e3, t0, t1, t2, t3 float64
+	var c2 int64
+	k := 0
+	for ; k+4 <= kp; k += 4 {
+		c0, r0 := code1(x[k], inv, s)
+		c1, r1 := code1(x[k+1], inv, s)
+		cc2, r2 := code1(x[k+2], inv, s)
+		c3, r3 := code1(x[k+3], inv, s)
+		dst[k], dst[k+1], dst[k+2], dst[k+3] = uint8(c0+128), uint8(c1+128), uint8(cc2+128), uint8(c3+128)
+		e0 += float64(r0 * r0)
+		e1 += float64(r1 * r1)
+		e2 += float64(r2 * r2)
+		e3 += float64(r3 * r3)
+		c2 += int64(c0*c0 + c1*c1 + cc2*cc2 + c3*c3)
+	}
+	for ; k+4 <= n; k += 4 {
+		v0, v1, v2, v3 := x[k], x[k+1], x[k+2], x[k+3]
+		c0, r0 := code1(v0, inv, s)
+		c1, r1 := code1(v1, inv, s)
+		cc2, r2 := code1(v2, inv, s)
+		c3, r3 := code1(v3, inv, s)
+		dst[k], dst[k+1], dst[k+2], dst[k+3] = uint8(c0+128), uint8(c1+128), uint8(cc2+128), uint8(c3+128)
+		e0 += float64(r0 * r0)
+		e1 += float64(r1 * r1)
+		e2 += float64(r2 * r2)
+		e3 += float64(r3 * r3)
+		c2 += int64(c0*c0 + c1*c1 + cc2*cc2 + c3*c3)
+		t0 += float64(float64(v0) * float64(v0))
+		t1 += float64(float64(v1) * float64(v1))
+		t2 += float64(float64(v2) * float64(v2))
+		t3 += float64(float64(v3) * float64(v3))
+	}
+	for ; k < n; k++ {
+		c, r := code1(x[k], inv, s)
+		dst[k] = uint8(c + 128)
+		e0 += float64(r * r)
+		c2 += int64(c * c)
+		if k >= kp {
+			t0 += float64(float64(x[k]) * float64(x[k]))
+		}
+	}
+	for k := range pad {
+		pad[k] = 128
+	}
+	errN = math.Sqrt((e0 + e1) + (e2 + e3))
+	norm = s * math.Sqrt(float64(c2))
+	if kp < n {
+		tail = math.Sqrt((t0 + t1) + (t2 + t3))
+	}
+	return s, errN, norm, tail
+}
+
+// code1 returns the code of component v, v·inv rounded to the nearest
+// integer (halves away from zero) in [−127, 127], and its error v − s·code.
+func code1(v, inv float32, s float64) (int32, float64) {
+	y := float32(v * inv)
+	half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
+	c := min(127, max(-127, int32(float32(y+half))))
+	return c, float64(v) - float64(s*float64(c))
 }
 
 // dotsGeneric is the portable quantKernel.
