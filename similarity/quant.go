@@ -366,9 +366,90 @@ var quantStats struct{ scored, rescored atomic.Int64 }
 // prefilter: it fills matches[i] for the live queries, whose unit vectors
 // unit holds, dims apart.
 func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live []int, unit []float32, thr float64, matches []Match) {
+	e := margin(s.dims) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	low := math.Inf(-1)
+	if thr > low {
+		low = thr - e - quantSlack
+	}
+	e2 := 2*e + quantSlack
+	trk := s.scanQuantized(k, live, unit, thr, low, e2)
+
+	// Merge the workers' candidates and rescore them with Cosine64, best
+	// upper bound first, until no upper bound can reach the best cosine.
+	var cands []qcand
+	for li, i := range live {
+		best := math.Inf(-1)
+		for w := range trk {
+			best = max(best, trk[w][li].lo)
+		}
+		floor := max(low, best-e2)
+		cands = cands[:0]
+		for w := range trk {
+			for _, cd := range trk[w][li].cands {
+				if cd.hi >= floor {
+					cands = append(cands, cd)
+				}
+			}
+		}
+		slices.SortFunc(cands, func(a, b qcand) int {
+			if c := cmp.Compare(b.hi, a.hi); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ref, b.ref)
+		})
+		mt := &matches[i]
+		rescored := 0
+		for _, cd := range cands {
+			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
+				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
+			}
+			rescored++
+			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+			if cos < thr {
+				continue
+			}
+			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
+				*mt = Match{Index: cd.ref, Cos: cos}
+			}
+		}
+		quantStats.rescored.Add(int64(rescored))
+	}
+}
+
+// withinQuantized is WithinEach through the int8 prefilter: it sets
+// out[i] for the live queries, whose unit vectors unit holds, dims apart.
+// The floor never rises (e2 = +∞): every reference whose upper bound hi
+// reaches thr − e is a candidate, and Cosine64 decides.
+func (s *Set) withinQuantized(k *kernel, queries [][]float32, sums []float64, live []int, unit []float32, thr float64, out [][]Match) {
+	e := margin(s.dims) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	trk := s.scanQuantized(k, live, unit, thr, thr-e-quantSlack, math.Inf(1))
+	for li, i := range live {
+		var ms []Match
+		rescored := 0
+		for w := range trk {
+			for _, cd := range trk[w][li].cands {
+				rescored++
+				if cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref]); cos >= thr {
+					ms = append(ms, Match{Index: cd.ref, Cos: cos})
+				}
+			}
+		}
+		slices.SortFunc(ms, func(a, b Match) int { return cmp.Compare(a.Index, b.Index) })
+		out[i] = ms
+		quantStats.rescored.Add(int64(rescored))
+	}
+}
+
+// scanQuantized scores the live queries (unit vectors in unit, dims
+// apart) against every reference in int8 and returns, per worker and live
+// query, a tracker holding every reference whose upper bound hi reaches
+// max(low, L − e2), L the query's largest lower bound: with e2 = +∞, every
+// reference whose hi reaches low. A search for cosines of at least
+// prefixFrom (thr) scores a prefix first.
+func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 float64) [][]qtracker {
+
 	qs := s.quantized()
 	d, dp := s.dims, qs.dp
-	e := margin(d) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
 	groups := (len(live) + quantGroup - 1) / quantGroup
 	qq := make([]quantQuery, len(live))
 	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
@@ -398,11 +479,6 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	if thr >= prefixFrom && qs.kp > 0 {
 		kp = qs.kp
 	}
-	low := math.Inf(-1)
-	if thr > low {
-		low = thr - e - quantSlack
-	}
-	e2 := 2*e + quantSlack
 
 	blockRefs := max(16, quantBlockBytes/dp)
 	blocks := (s.n + blockRefs - 1) / blockRefs
@@ -497,45 +573,5 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 		}
 		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
 	})
-
-	// Merge the workers' candidates and rescore them with Cosine64, best
-	// upper bound first, until no upper bound can reach the best cosine.
-	var cands []qcand
-	for li, i := range live {
-		best := math.Inf(-1)
-		for w := range trk {
-			best = max(best, trk[w][li].lo)
-		}
-		floor := max(low, best-e2)
-		cands = cands[:0]
-		for w := range trk {
-			for _, cd := range trk[w][li].cands {
-				if cd.hi >= floor {
-					cands = append(cands, cd)
-				}
-			}
-		}
-		slices.SortFunc(cands, func(a, b qcand) int {
-			if c := cmp.Compare(b.hi, a.hi); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.ref, b.ref)
-		})
-		mt := &matches[i]
-		rescored := 0
-		for _, cd := range cands {
-			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
-				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
-			}
-			rescored++
-			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
-			if cos < thr {
-				continue
-			}
-			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
-				*mt = Match{Index: cd.ref, Cos: cos}
-			}
-		}
-		quantStats.rescored.Add(int64(rescored))
-	}
+	return trk
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -491,6 +492,39 @@ func TestQuantizeUnit(t *testing.T) {
 					t.Fatalf("dims %d row %d: quantize's code %d is %d, quantizeUnit's %d", dims, i, k, code[k], int(dst[k])-128)
 				}
 			}
+		}
+	}
+}
+
+// TestWithinEachPrunes: the batch threshold search of random queries at
+// 0.8 against random references rescores nothing with Cosine64 on an int8
+// kernel, and still finds the near copies.
+func TestWithinEachPrunes(t *testing.T) {
+	const n, dims = 3000, 768
+	rng := rand.New(rand.NewPCG(13, 14))
+	refs := randomRows2(rng, n, dims)
+	s := setOf(t, dims, refs)
+	queries := randomRows2(rng, 8, dims)
+	copyOf := slices.Clone(refs[17])
+	copyOf[0] += 0.01
+	queries = append(queries, copyOf)
+	defer SetImpl(Impl())
+	for _, k := range quantKernels(t) {
+		if err := SetImpl(k.name); err != nil {
+			t.Fatal(err)
+		}
+		quantStats.rescored.Store(0)
+		got := s.WithinEach(queries, 0.8)
+		for i := range 8 {
+			if got[i] != nil {
+				t.Errorf("%s: random query %d within 0.8 of %v", k.name, i, got[i])
+			}
+		}
+		if len(got[8]) != 1 || got[8][0].Index != 17 {
+			t.Errorf("%s: the near copy of reference 17 found %v", k.name, got[8])
+		}
+		if r := quantStats.rescored.Load(); r != 1 {
+			t.Errorf("%s: rescored %d pairs with Cosine64, want 1 (the near copy)", k.name, r)
 		}
 	}
 }
