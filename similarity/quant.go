@@ -23,7 +23,14 @@ import (
 // dp ≤ maxQuantDims.
 type quantKernel struct {
 	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int)
+	// unit and row are the two passes of quantizing a reference (see
+	// unitMax and quantizeUnit): every implementation gives the same bits.
+	unit func(dst, v []float32, inv float64) (mx uint32)
+	row  func(dst []uint8, x []float32, kp int, inv float32, s float64, sm *quantSums)
 }
+
+// portableRows are the portable passes of quantizing a reference.
+var portableRows = quantKernel{unit: unitGeneric, row: quantRowGeneric}
 
 // quantGroup is how many queries a quantKernel call scores.
 const quantGroup = 4
@@ -89,8 +96,9 @@ func prefixLen(dp int) int {
 // quantizable reports whether the set's dims fit the int8 form.
 func (s *Set) quantizable() bool { return s.dims <= maxQuantDims }
 
-// quantized returns the set's int8 form, making it on first use.
-func (s *Set) quantized() *quantSet {
+// quantized returns the set's int8 form, making it on first use with the
+// quantizing passes of qk (all give the same bits).
+func (s *Set) quantized(qk *quantKernel) *quantSet {
 	if q := s.quant.Load(); q != nil {
 		return q
 	}
@@ -110,9 +118,9 @@ func (s *Set) quantized() *quantSet {
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
 		row := make([]float32, d)
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
-			mx := unitMax(row, s.Vector(j), s.sumSq[j])
+			mx := unitMax(qk, row, s.Vector(j), s.sumSq[j])
 			var tail float64
-			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
+			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qk, qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
 			if qs.kp > 0 {
 				qs.tail[j] = tail
 			}
@@ -133,7 +141,7 @@ func quantize(code []int8, x []float32) (s, errN, norm float64) {
 		mx = max(mx, math.Float32bits(v)&0x7fffffff)
 	}
 	u := make([]uint8, len(code))
-	s, errN, norm, _ = quantizeUnit(u, x, math.Float32frombits(mx), 0)
+	s, errN, norm, _ = quantizeUnit(&portableRows, u, x, math.Float32frombits(mx), 0)
 	for k, c := range u {
 		code[k] = int8(c ^ 0x80)
 	}
@@ -141,15 +149,22 @@ func quantize(code []int8, x []float32) (s, errN, norm float64) {
 }
 
 // unitMax writes v/‖v‖ rounded to float32 into dst, as unitInto does, and
-// returns the largest magnitude of its components (0 for a zero v).
-func unitMax(dst, v []float32, ss float64) float32 {
+// returns the largest magnitude of its components (0 for a zero v), with
+// qk's pass.
+func unitMax(qk *quantKernel, dst, v []float32, ss float64) float32 {
 	if ss == 0 {
 		clear(dst)
 		return 0
 	}
-	inv := 1 / math.Sqrt(ss)
+	return math.Float32frombits(qk.unit(dst[:len(v)], v, 1/math.Sqrt(ss)))
+}
+
+// unitGeneric writes float32(float64(v[k])·inv) into dst[k] and returns
+// the largest of their magnitudes' bits (for finite non-negative floats
+// the order of the bits is the values').
+func unitGeneric(dst, v []float32, inv float64) uint32 {
 	dst = dst[:len(v)]
-	var m0, m1 uint32 // magnitudes' bits: for finite non-negative floats their order is the values'
+	var m0, m1 uint32
 	k := 0
 	for ; k+2 <= len(v); k += 2 {
 		y0 := float32(float64(v[k]) * inv)
@@ -163,20 +178,41 @@ func unitMax(dst, v []float32, ss float64) float32 {
 		dst[k] = y
 		m0 = max(m0, math.Float32bits(y)&0x7fffffff)
 	}
-	return math.Float32frombits(max(m0, m1))
+	return max(m0, m1)
+}
+
+// quantSums holds the partial sums of quantizing one vector: component k
+// adds to lane k mod 16 (see quantizeUnit).
+type quantSums struct {
+	e [16]float64 // (xₖ − s·codeₖ)²
+	t [16]float64 // xₖ² for k ≥ kp
+	c [16]int32   // codeₖ², at most 127²·2^16/16 < 2^31 a lane
+}
+
+// fold16 adds the 16 lanes of a partial sum in a fixed tree, halving:
+// lane j takes lane j+8, then j+4, j+2 and j+1, the order in which an
+// AVX-512 fold of two registers of 8 would add them.
+func fold16(a *[16]float64) float64 {
+	x := *a
+	for w := 8; w >= 1; w /= 2 {
+		for j := range w {
+			x[j] += x[j+w]
+		}
+	}
+	return x[0]
 }
 
 // quantizeUnit is the one quantization of a unit vector x whose largest
-// component magnitude is mx, in a single pass: it writes each code plus
+// component magnitude is mx, in one pass of qk: it writes each code plus
 // 128 into dst[:len(x)] and 128 (code 0) into the rest of dst, and returns
 // the scale s = mx/127, the error norm E = ‖x − s·code‖, the norm R =
 // ‖s·code‖ and, when 0 < kp < len(x), the tail norm ‖x[kp:]‖ (else 0), in
-// float64. kp is a multiple of 4. The sums of squares are taken in four
-// partial sums, component k in sum k mod 4 (the rest of a length not a
-// multiple of 4 in sum 0), added as (s0+s1)+(s2+s3), and every product and
-// difference is rounded on its own, so the results are the same bits on
-// every CPU. A zero mx gives code 0 and zeros.
-func quantizeUnit(dst []uint8, x []float32, mx float32, kp int) (s, errN, norm, tail float64) {
+// float64. kp is a multiple of 16. The sums of squares are taken in 16
+// partial sums, component k in sum k mod 16 in increasing k, folded by
+// fold16, and every product and difference is rounded on its own, so the
+// results are the same bits on every CPU and pass. A zero mx gives code 0
+// and zeros.
+func quantizeUnit(qk *quantKernel, dst []uint8, x []float32, mx float32, kp int) (s, errN, norm, tail float64) {
 	n := len(x)
 	if mx == 0 {
 		for k := range dst {
@@ -191,57 +227,38 @@ func quantizeUnit(dst []uint8, x []float32, mx float32, kp int) (s, errN, norm, 
 	if kp <= 0 || kp >= n {
 		kp = n
 	}
-	dst, pad := dst[:n], dst[n:]
-	var e0, e1, e2, e3, t0, t1, t2, t3 float64
+	var sm quantSums
+	qk.row(dst[:n], x, kp, inv, s, &sm)
+	for k := n; k < len(dst); k++ {
+		dst[k] = 128
+	}
 	var c2 int64
-	k := 0
-	for ; k+4 <= kp; k += 4 {
-		c0, r0 := code1(x[k], inv, s)
-		c1, r1 := code1(x[k+1], inv, s)
-		cc2, r2 := code1(x[k+2], inv, s)
-		c3, r3 := code1(x[k+3], inv, s)
-		dst[k], dst[k+1], dst[k+2], dst[k+3] = uint8(c0+128), uint8(c1+128), uint8(cc2+128), uint8(c3+128)
-		e0 += float64(r0 * r0)
-		e1 += float64(r1 * r1)
-		e2 += float64(r2 * r2)
-		e3 += float64(r3 * r3)
-		c2 += int64(c0*c0 + c1*c1 + cc2*cc2 + c3*c3)
+	for _, c := range sm.c {
+		c2 += int64(c)
 	}
-	for ; k+4 <= n; k += 4 {
-		v0, v1, v2, v3 := x[k], x[k+1], x[k+2], x[k+3]
-		c0, r0 := code1(v0, inv, s)
-		c1, r1 := code1(v1, inv, s)
-		cc2, r2 := code1(v2, inv, s)
-		c3, r3 := code1(v3, inv, s)
-		dst[k], dst[k+1], dst[k+2], dst[k+3] = uint8(c0+128), uint8(c1+128), uint8(cc2+128), uint8(c3+128)
-		e0 += float64(r0 * r0)
-		e1 += float64(r1 * r1)
-		e2 += float64(r2 * r2)
-		e3 += float64(r3 * r3)
-		c2 += int64(c0*c0 + c1*c1 + cc2*cc2 + c3*c3)
-		t0 += float64(float64(v0) * float64(v0))
-		t1 += float64(float64(v1) * float64(v1))
-		t2 += float64(float64(v2) * float64(v2))
-		t3 += float64(float64(v3) * float64(v3))
-	}
-	for ; k < n; k++ {
-		c, r := code1(x[k], inv, s)
-		dst[k] = uint8(c + 128)
-		e0 += float64(r * r)
-		c2 += int64(c * c)
-		if k >= kp {
-			t0 += float64(float64(x[k]) * float64(x[k]))
-		}
-	}
-	for k := range pad {
-		pad[k] = 128
-	}
-	errN = math.Sqrt((e0 + e1) + (e2 + e3))
+	errN = math.Sqrt(fold16(&sm.e))
 	norm = s * math.Sqrt(float64(c2))
 	if kp < n {
-		tail = math.Sqrt((t0 + t1) + (t2 + t3))
+		tail = math.Sqrt(fold16(&sm.t))
 	}
 	return s, errN, norm, tail
+}
+
+// quantRowGeneric is the portable pass of quantizeUnit: it writes the
+// codes of x, plus 128, into dst and adds component k's squares to lane
+// k mod 16 of sm (its tail square when k ≥ kp).
+func quantRowGeneric(dst []uint8, x []float32, kp int, inv float32, s float64, sm *quantSums) {
+	dst = dst[:len(x)]
+	for k, v := range x {
+		c, r := code1(v, inv, s)
+		dst[k] = uint8(c + 128)
+		j := k & 15
+		sm.e[j] += float64(r * r)
+		sm.c[j] += c * c
+		if k >= kp {
+			sm.t[j] += float64(float64(v) * float64(v))
+		}
+	}
 }
 
 // code1 returns the code of component v, v·inv rounded to the nearest
@@ -448,7 +465,7 @@ func (s *Set) withinQuantized(k *kernel, queries [][]float32, sums []float64, li
 // prefixFrom (thr) scores a prefix first.
 func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 float64) [][]qtracker {
 
-	qs := s.quantized()
+	qs := s.quantized(k.quant)
 	d, dp := s.dims, qs.dp
 	groups := (len(live) + quantGroup - 1) / quantGroup
 	qq := make([]quantQuery, len(live))

@@ -414,14 +414,21 @@ func BenchmarkQuantize(b *testing.B) {
 	const n, dims = 20000, 768
 	rng := rand.New(rand.NewPCG(7, 8))
 	s := setOf(b, dims, randomRows2(rng, n, dims))
-	cpu := cpuNanos()
-	for b.Loop() {
-		s.quant.Store(nil)
-		s.quantized()
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/vector")
-	if c := cpuNanos(); cpu >= 0 && c >= 0 {
-		b.ReportMetric(float64(c-cpu)/float64(b.N)/n, "cpu-ns/vector")
+	for _, k := range kernels {
+		if k.quant == nil {
+			continue
+		}
+		b.Run(k.name, func(b *testing.B) {
+			cpu := cpuNanos()
+			for b.Loop() {
+				s.quant.Store(nil)
+				s.quantized(k.quant)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/vector")
+			if c := cpuNanos(); cpu >= 0 && c >= 0 {
+				b.ReportMetric(float64(c-cpu)/float64(b.N)/n, "cpu-ns/vector")
+			}
+		})
 	}
 }
 
@@ -431,13 +438,19 @@ func BenchmarkQuantize(b *testing.B) {
 // sums taken in index order to within float64 rounding, for lengths that
 // are and are not multiples of 4 and of the prefix, and adversarial rows.
 func TestQuantizeUnit(t *testing.T) {
-	for _, dims := range []int{1, 3, 5, 64, 65, 100, 767, 768, 1536} {
+	for _, k := range quantKernels(t) {
+		t.Run(k.name, func(t *testing.T) { testQuantizeUnit(t, k.quant) })
+	}
+}
+
+func testQuantizeUnit(t *testing.T, qk *quantKernel) {
+	for _, dims := range []int{1, 3, 5, 15, 16, 17, 31, 33, 64, 65, 100, 767, 768, 1536} {
 		rng := rand.New(rand.NewPCG(uint64(dims), 5))
 		dp := (dims + quantAlign - 1) / quantAlign * quantAlign
 		kp := prefixLen(dp)
 		for i, v := range append(adversarialRows(rng, 40, dims), randomRows2(rng, 10, dims)...) {
 			x := make([]float32, dims)
-			mx := unitMax(x, v, sumSq64(v))
+			mx := unitMax(qk, x, v, sumSq64(v))
 			want := make([]float32, dims)
 			unitInto(want, v, sumSq64(v))
 			var wm float64
@@ -451,7 +464,7 @@ func TestQuantizeUnit(t *testing.T) {
 				t.Fatalf("dims %d row %d: max %v, want %v", dims, i, mx, wm)
 			}
 			dst := make([]uint8, dp)
-			s, e, r, tail := quantizeUnit(dst, x, mx, kp)
+			s, e, r, tail := quantizeUnit(qk, dst, x, mx, kp)
 			var e2, c2, t2 float64
 			for k := range dp {
 				c := int(dst[k]) - 128
@@ -482,6 +495,12 @@ func TestQuantizeUnit(t *testing.T) {
 			if s != float64(mx)/127 || !near(e, math.Sqrt(e2)) || !near(r, s*math.Sqrt(c2)) || !near(tail, math.Sqrt(t2)) {
 				t.Fatalf("dims %d row %d: s %v E %v R %v tail %v, want %v %v %v %v", dims, i, s, e, r, tail,
 					float64(mx)/127, math.Sqrt(e2), s*math.Sqrt(c2), math.Sqrt(t2))
+			}
+			pd := make([]uint8, dp)
+			ps, pe, pr, pt := quantizeUnit(&portableRows, pd, x, mx, kp)
+			if ps != s || pe != e || pr != r || pt != tail || !slices.Equal(pd, dst) {
+				t.Fatalf("dims %d row %d: the passes give %v %v %v %v, the portable ones %v %v %v %v (codes equal: %v)",
+					dims, i, s, e, r, tail, ps, pe, pr, pt, slices.Equal(pd, dst))
 			}
 			code := make([]int8, dp)
 			if qs, qe, qr := quantize(code, x); qs != s || qe != e || qr != r {
