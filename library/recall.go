@@ -146,22 +146,47 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 			found[i] = best{ci, cos, compared}
 		}
 	}
+	// Each set is searched once for all the conditions compared in it (a
+	// batch threshold search), then the matches are considered condition
+	// by condition, model space before text, as one search each would.
+	modelQueries := map[space][][]float32{}
+	modelAt := make([]int, len(conds)) // the condition's query in its space's batch; −1: none
+	textAt := make([]int, len(conds))
+	var textQueries [][]float32
+	for ci := range conds {
+		c := &conds[ci]
+		sp := space{c.Space, len(c.Vector)}
+		modelAt[ci], textAt[ci] = -1, -1
+		if set := sets[sp]; modelSpace(c.Space, c.Vector) && set != nil {
+			if err := checkFinite(c.Vector); err != nil {
+				return nil, fmt.Errorf("condition %d (%s %q): %w", ci+1, c.Kind, c.ID, err)
+			}
+			modelAt[ci] = len(modelQueries[sp])
+			modelQueries[sp] = append(modelQueries[sp], c.Vector)
+		}
+		if c.Kind != ConditionVector { // a bare vector has no text to compare
+			textAt[ci] = len(textQueries)
+			textQueries = append(textQueries, textembed.Embed(c.Text))
+		}
+	}
+	modelMatches := make(map[space][][]similarity.Match, len(modelQueries))
+	for sp, qs := range modelQueries {
+		modelMatches[sp] = sets[sp].WithinEach(qs, above)
+	}
+	textMatches := textSet.WithinEach(textQueries, above)
 	for ci := range conds {
 		c := &conds[ci]
 		sp := space{c.Space, len(c.Vector)}
 		hasModel := modelSpace(c.Space, c.Vector)
-		if set := sets[sp]; hasModel && set != nil {
-			if err := checkFinite(c.Vector); err != nil {
-				return nil, fmt.Errorf("condition %d (%s %q): %w", ci+1, c.Kind, c.ID, err)
-			}
-			for _, m := range set.Within(c.Vector, above) {
+		if q := modelAt[ci]; q >= 0 {
+			for _, m := range modelMatches[sp][q] {
 				consider(modelRows[sp][m.Index], ci, m.Cos, sp.name)
 			}
 		}
-		if c.Kind == ConditionVector {
-			continue // a bare vector has no text to compare
+		if textAt[ci] < 0 {
+			continue
 		}
-		for _, m := range textSet.Within(textembed.Embed(c.Text), above) {
+		for _, m := range textMatches[textAt[ci]] {
 			i := cands[m.Index]
 			if s, ok := inModel[i]; hasModel && ok && s == sp {
 				continue // compared in their common model space

@@ -60,3 +60,27 @@ func BenchmarkCosine64(b *testing.B) {
 		similarity.Cosine64(v[0], v[1])
 	}
 }
+
+// BenchmarkWithinEach compares recall's search of 16 conditions at 0.8
+// against 10k references, query by query through Within and as one batch
+// through WithinEach, on a warm set, with the default kernel.
+func BenchmarkWithinEach(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const refs, dims, nq = 10000, 768, 16
+	set := build(b, "bench", dims, randomVectors(rng, refs, dims))
+	queries := randomVectors(rng, nq, dims)
+	set.Within(queries[0], 0.8)
+	set.WithinEach(queries[:1], 0.8)
+	b.Run("within", func(b *testing.B) {
+		for b.Loop() {
+			for _, q := range queries {
+				set.Within(q, 0.8)
+			}
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			set.WithinEach(queries, 0.8)
+		}
+	})
+}

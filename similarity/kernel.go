@@ -88,18 +88,22 @@ func register(k *kernel) {
 	current.Store(k)
 }
 
-// registerQuant adds a kernel that prefilters with the int8 dots and
+// registerQuant adds a kernel that prefilters with qk's int8 dots (and
+// quantizes with its passes, the portable ones when it has none) and
 // scores in float32 with the fastest float32 kernel registered so far; it
 // becomes the default when def is set. Call it after the float32 kernels
 // are registered.
-func registerQuant(name string, dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int), def bool) {
+func registerQuant(name string, qk quantKernel, def bool) {
+	if qk.unit == nil {
+		qk.unit, qk.row = portableRows.unit, portableRows.row
+	}
 	f := kernels[0]
 	for _, k := range kernels {
 		if k.quant == nil {
 			f = k
 		}
 	}
-	k := &kernel{name: name, heights: f.heights, block: f.block, quant: &quantKernel{dots: dots}}
+	k := &kernel{name: name, heights: f.heights, block: f.block, quant: &qk}
 	kernels = append(kernels, k)
 	if def {
 		current.Store(k)

@@ -29,22 +29,47 @@ func init() {
 		k.block = asmBlock(k, blockAVX512)
 		register(k)
 	}
-	registerQuant("int8", dotsGeneric, false)
+	registerQuant("int8", quantKernel{dots: dotsGeneric}, false)
 	// The VNNI kernel also uses EVEX forms of 128- and 256-bit integer
 	// instructions (AVX-512VL) to fold its sums.
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI {
-		registerQuant("vnni", func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
+		registerQuant("vnni", quantKernel{dots: func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
 			checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
 			if n == 0 {
 				return
 			}
 			dotsVNNI(&out[0], ldo, &q[0], &codes[0], n, dp, kn)
-		}, true)
+		}, unit: unitAVX512, row: quantRowAVX512}, true)
 	}
 }
 
 //go:noescape
 func dotsVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int, kn int)
+
+// The quantizing passes in AVX-512F (kernel_quant_amd64.s, written by
+// internal/kernelgen): the same bits as unitGeneric and quantRowGeneric.
+
+//go:noescape
+func unitMaxAVX512(dst *float32, v *float32, n int, inv float64) (mx uint32)
+
+//go:noescape
+func quantRowAsm(dst *uint8, x *float32, n int, kp int, inv float32, s float64, sm *quantSums)
+
+func unitAVX512(dst, v []float32, inv float64) uint32 {
+	if len(v) == 0 {
+		return 0
+	}
+	dst = dst[:len(v)]
+	return unitMaxAVX512(&dst[0], &v[0], len(v), inv)
+}
+
+func quantRowAVX512(dst []uint8, x []float32, kp int, inv float32, s float64, sm *quantSums) {
+	if len(x) == 0 {
+		return
+	}
+	dst = dst[:len(x)]
+	quantRowAsm(&dst[0], &x[0], len(x), kp, inv, s, sm)
+}
 
 // asmBlock wraps an assembly kernel in kernel.block's signature.
 func asmBlock(k *kernel, f func(out *float32, ldo int, rmax *float32, qp *float32, m int, rp *float32, np int, dims int)) func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int) {

@@ -5,5 +5,5 @@ package similarity
 func init() {
 	// Only the portable kernels: float32 "generic" and the int8 prefilter
 	// with portable dots.
-	registerQuant("int8", dotsGeneric, false)
+	registerQuant("int8", quantKernel{dots: dotsGeneric}, false)
 }

@@ -23,7 +23,14 @@ import (
 // dp ≤ maxQuantDims.
 type quantKernel struct {
 	dots func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int)
+	// unit and row are the two passes of quantizing a reference (see
+	// unitMax and quantizeUnit): every implementation gives the same bits.
+	unit func(dst, v []float32, inv float64) (mx uint32)
+	row  func(dst []uint8, x []float32, kp int, inv float32, s float64, sm *quantSums)
 }
+
+// portableRows are the portable passes of quantizing a reference.
+var portableRows = quantKernel{unit: unitGeneric, row: quantRowGeneric}
 
 // quantGroup is how many queries a quantKernel call scores.
 const quantGroup = 4
@@ -89,8 +96,9 @@ func prefixLen(dp int) int {
 // quantizable reports whether the set's dims fit the int8 form.
 func (s *Set) quantizable() bool { return s.dims <= maxQuantDims }
 
-// quantized returns the set's int8 form, making it on first use.
-func (s *Set) quantized() *quantSet {
+// quantized returns the set's int8 form, making it on first use with the
+// quantizing passes of qk (all give the same bits).
+func (s *Set) quantized(qk *quantKernel) *quantSet {
 	if q := s.quant.Load(); q != nil {
 		return q
 	}
@@ -109,16 +117,12 @@ func (s *Set) quantized() *quantSet {
 	units := (s.n + chunk - 1) / chunk
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
 		row := make([]float32, d)
-		code := make([]int8, dp)
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
-			unitInto(row, s.Vector(j), s.sumSq[j])
-			qs.scale[j], qs.errN[j], qs.norm[j] = quantize(code, row)
-			if qs.kp > 0 && qs.kp < d {
-				qs.tail[j] = math.Sqrt(sumSq64(row[qs.kp:]))
-			}
-			dst := qs.codes[j*dp : (j+1)*dp]
-			for k, c := range code {
-				dst[k] = uint8(int(c) + 128)
+			mx := unitMax(qk, row, s.Vector(j), s.sumSq[j])
+			var tail float64
+			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qk, qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
+			if qs.kp > 0 {
+				qs.tail[j] = tail
 			}
 		}
 	})
@@ -128,38 +132,142 @@ func (s *Set) quantized() *quantSet {
 
 // quantize writes the int8 code of the unit vector x into code (padded
 // with zeros to its length) and returns the scale s = max|xₖ|/127, the
-// error norm ‖x − s·code‖ and the norm ‖s·code‖, in float64. A zero x has
-// scale 0, code 0 and both norms 0.
+// error norm ‖x − s·code‖ and the norm ‖s·code‖, in float64, as
+// quantizeUnit computes them. A zero x has scale 0, code 0 and both norms
+// 0.
 func quantize(code []int8, x []float32) (s, errN, norm float64) {
-	clear(code)
-	mx := 0.0
+	var mx uint32
 	for _, v := range x {
-		mx = max(mx, math.Abs(float64(v)))
+		mx = max(mx, math.Float32bits(v)&0x7fffffff)
 	}
-	if mx == 0 {
-		return 0, 0, 0
+	u := make([]uint8, len(code))
+	s, errN, norm, _ = quantizeUnit(&portableRows, u, x, math.Float32frombits(mx), 0)
+	for k, c := range u {
+		code[k] = int8(c ^ 0x80)
 	}
-	s = mx / 127
-	// Any integer code keeps the bound: the norms below are those of the
-	// codes chosen. Rounding to nearest by 127/mx keeps them small.
-	inv := float32(127 / mx)
-	var e2a, e2b float64
-	var c2 int64
-	for k, v := range x {
-		y := v * inv
-		half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
-		c := min(127, max(-127, int32(y+half)))
-		code[k] = int8(c)
-		r := float64(v) - s*float64(c)
-		if k&1 == 0 {
-			e2a += r * r
-		} else {
-			e2b += r * r
+	return s, errN, norm
+}
+
+// unitMax writes v/‖v‖ rounded to float32 into dst, as unitInto does, and
+// returns the largest magnitude of its components (0 for a zero v), with
+// qk's pass.
+func unitMax(qk *quantKernel, dst, v []float32, ss float64) float32 {
+	if ss == 0 {
+		clear(dst)
+		return 0
+	}
+	return math.Float32frombits(qk.unit(dst[:len(v)], v, 1/math.Sqrt(ss)))
+}
+
+// unitGeneric writes float32(float64(v[k])·inv) into dst[k] and returns
+// the largest of their magnitudes' bits (for finite non-negative floats
+// the order of the bits is the values').
+func unitGeneric(dst, v []float32, inv float64) uint32 {
+	dst = dst[:len(v)]
+	var m0, m1 uint32
+	k := 0
+	for ; k+2 <= len(v); k += 2 {
+		y0 := float32(float64(v[k]) * inv)
+		y1 := float32(float64(v[k+1]) * inv)
+		dst[k], dst[k+1] = y0, y1
+		m0 = max(m0, math.Float32bits(y0)&0x7fffffff)
+		m1 = max(m1, math.Float32bits(y1)&0x7fffffff)
+	}
+	for ; k < len(v); k++ {
+		y := float32(float64(v[k]) * inv)
+		dst[k] = y
+		m0 = max(m0, math.Float32bits(y)&0x7fffffff)
+	}
+	return max(m0, m1)
+}
+
+// quantSums holds the partial sums of quantizing one vector: component k
+// adds to lane k mod 16 (see quantizeUnit).
+type quantSums struct {
+	e [16]float64 // (xₖ − s·codeₖ)²
+	t [16]float64 // xₖ² for k ≥ kp
+	c [16]int32   // codeₖ², at most 127²·2^16/16 < 2^31 a lane
+}
+
+// fold16 adds the 16 lanes of a partial sum in a fixed tree, halving:
+// lane j takes lane j+8, then j+4, j+2 and j+1, the order in which an
+// AVX-512 fold of two registers of 8 would add them.
+func fold16(a *[16]float64) float64 {
+	x := *a
+	for w := 8; w >= 1; w /= 2 {
+		for j := range w {
+			x[j] += x[j+w]
 		}
-		c2 += int64(c * c)
 	}
-	e2 := e2a + e2b
-	return s, math.Sqrt(e2), s * math.Sqrt(float64(c2))
+	return x[0]
+}
+
+// quantizeUnit is the one quantization of a unit vector x whose largest
+// component magnitude is mx, in one pass of qk: it writes each code plus
+// 128 into dst[:len(x)] and 128 (code 0) into the rest of dst, and returns
+// the scale s = mx/127, the error norm E = ‖x − s·code‖, the norm R =
+// ‖s·code‖ and, when 0 < kp < len(x), the tail norm ‖x[kp:]‖ (else 0), in
+// float64. kp is a multiple of 16. The sums of squares are taken in 16
+// partial sums, component k in sum k mod 16 in increasing k, folded by
+// fold16, and every product and difference is rounded on its own, so the
+// results are the same bits on every CPU and pass. A zero mx gives code 0
+// and zeros.
+func quantizeUnit(qk *quantKernel, dst []uint8, x []float32, mx float32, kp int) (s, errN, norm, tail float64) {
+	n := len(x)
+	if mx == 0 {
+		for k := range dst {
+			dst[k] = 128
+		}
+		return 0, 0, 0, 0
+	}
+	s = float64(mx) / 127
+	// Any integer code keeps the bound: the norms are those of the codes
+	// chosen. Rounding to nearest by 127/mx keeps them small.
+	inv := float32(127 / float64(mx))
+	if kp <= 0 || kp >= n {
+		kp = n
+	}
+	var sm quantSums
+	qk.row(dst[:n], x, kp, inv, s, &sm)
+	for k := n; k < len(dst); k++ {
+		dst[k] = 128
+	}
+	var c2 int64
+	for _, c := range sm.c {
+		c2 += int64(c)
+	}
+	errN = math.Sqrt(fold16(&sm.e))
+	norm = s * math.Sqrt(float64(c2))
+	if kp < n {
+		tail = math.Sqrt(fold16(&sm.t))
+	}
+	return s, errN, norm, tail
+}
+
+// quantRowGeneric is the portable pass of quantizeUnit: it writes the
+// codes of x, plus 128, into dst and adds component k's squares to lane
+// k mod 16 of sm (its tail square when k ≥ kp).
+func quantRowGeneric(dst []uint8, x []float32, kp int, inv float32, s float64, sm *quantSums) {
+	dst = dst[:len(x)]
+	for k, v := range x {
+		c, r := code1(v, inv, s)
+		dst[k] = uint8(c + 128)
+		j := k & 15
+		sm.e[j] += float64(r * r)
+		sm.c[j] += c * c
+		if k >= kp {
+			sm.t[j] += float64(float64(v) * float64(v))
+		}
+	}
+}
+
+// code1 returns the code of component v, v·inv rounded to the nearest
+// integer (halves away from zero) in [−127, 127], and its error v − s·code.
+func code1(v, inv float32, s float64) (int32, float64) {
+	y := float32(v * inv)
+	half := math.Float32frombits(0x3f000000 | math.Float32bits(y)&0x80000000) // ±0.5, y's sign
+	c := min(127, max(-127, int32(float32(y+half))))
+	return c, float64(v) - float64(s*float64(c))
 }
 
 // dotsGeneric is the portable quantKernel.
@@ -275,9 +383,90 @@ var quantStats struct{ scored, rescored atomic.Int64 }
 // prefilter: it fills matches[i] for the live queries, whose unit vectors
 // unit holds, dims apart.
 func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live []int, unit []float32, thr float64, matches []Match) {
-	qs := s.quantized()
+	e := margin(s.dims) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	low := math.Inf(-1)
+	if thr > low {
+		low = thr - e - quantSlack
+	}
+	e2 := 2*e + quantSlack
+	trk := s.scanQuantized(k, live, unit, thr, low, e2)
+
+	// Merge the workers' candidates and rescore them with Cosine64, best
+	// upper bound first, until no upper bound can reach the best cosine.
+	var cands []qcand
+	for li, i := range live {
+		best := math.Inf(-1)
+		for w := range trk {
+			best = max(best, trk[w][li].lo)
+		}
+		floor := max(low, best-e2)
+		cands = cands[:0]
+		for w := range trk {
+			for _, cd := range trk[w][li].cands {
+				if cd.hi >= floor {
+					cands = append(cands, cd)
+				}
+			}
+		}
+		slices.SortFunc(cands, func(a, b qcand) int {
+			if c := cmp.Compare(b.hi, a.hi); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ref, b.ref)
+		})
+		mt := &matches[i]
+		rescored := 0
+		for _, cd := range cands {
+			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
+				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
+			}
+			rescored++
+			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+			if cos < thr {
+				continue
+			}
+			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
+				*mt = Match{Index: cd.ref, Cos: cos}
+			}
+		}
+		quantStats.rescored.Add(int64(rescored))
+	}
+}
+
+// withinQuantized is WithinEach through the int8 prefilter: it sets
+// out[i] for the live queries, whose unit vectors unit holds, dims apart.
+// The floor never rises (e2 = +∞): every reference whose upper bound hi
+// reaches thr − e is a candidate, and Cosine64 decides.
+func (s *Set) withinQuantized(k *kernel, queries [][]float32, sums []float64, live []int, unit []float32, thr float64, out [][]Match) {
+	e := margin(s.dims) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
+	trk := s.scanQuantized(k, live, unit, thr, thr-e-quantSlack, math.Inf(1))
+	for li, i := range live {
+		var ms []Match
+		rescored := 0
+		for w := range trk {
+			for _, cd := range trk[w][li].cands {
+				rescored++
+				if cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref]); cos >= thr {
+					ms = append(ms, Match{Index: cd.ref, Cos: cos})
+				}
+			}
+		}
+		slices.SortFunc(ms, func(a, b Match) int { return cmp.Compare(a.Index, b.Index) })
+		out[i] = ms
+		quantStats.rescored.Add(int64(rescored))
+	}
+}
+
+// scanQuantized scores the live queries (unit vectors in unit, dims
+// apart) against every reference in int8 and returns, per worker and live
+// query, a tracker holding every reference whose upper bound hi reaches
+// max(low, L − e2), L the query's largest lower bound: with e2 = +∞, every
+// reference whose hi reaches low. A search for cosines of at least
+// prefixFrom (thr) scores a prefix first.
+func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 float64) [][]qtracker {
+
+	qs := s.quantized(k.quant)
 	d, dp := s.dims, qs.dp
-	e := margin(d) / 2 // |û·r̂ − Cosine64| ≤ e (see margin)
 	groups := (len(live) + quantGroup - 1) / quantGroup
 	qq := make([]quantQuery, len(live))
 	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
@@ -307,11 +496,6 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	if thr >= prefixFrom && qs.kp > 0 {
 		kp = qs.kp
 	}
-	low := math.Inf(-1)
-	if thr > low {
-		low = thr - e - quantSlack
-	}
-	e2 := 2*e + quantSlack
 
 	blockRefs := max(16, quantBlockBytes/dp)
 	blocks := (s.n + blockRefs - 1) / blockRefs
@@ -406,45 +590,5 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 		}
 		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
 	})
-
-	// Merge the workers' candidates and rescore them with Cosine64, best
-	// upper bound first, until no upper bound can reach the best cosine.
-	var cands []qcand
-	for li, i := range live {
-		best := math.Inf(-1)
-		for w := range trk {
-			best = max(best, trk[w][li].lo)
-		}
-		floor := max(low, best-e2)
-		cands = cands[:0]
-		for w := range trk {
-			for _, cd := range trk[w][li].cands {
-				if cd.hi >= floor {
-					cands = append(cands, cd)
-				}
-			}
-		}
-		slices.SortFunc(cands, func(a, b qcand) int {
-			if c := cmp.Compare(b.hi, a.hi); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.ref, b.ref)
-		})
-		mt := &matches[i]
-		rescored := 0
-		for _, cd := range cands {
-			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
-				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
-			}
-			rescored++
-			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
-			if cos < thr {
-				continue
-			}
-			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
-				*mt = Match{Index: cd.ref, Cos: cos}
-			}
-		}
-		quantStats.rescored.Add(int64(rescored))
-	}
+	return trk
 }

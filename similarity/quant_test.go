@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -402,5 +403,147 @@ func BenchmarkThreshold(b *testing.B) {
 				s.BestAtLeast(queries, 0.9)
 			}
 		})
+	}
+}
+
+// BenchmarkQuantize times making the int8 form of 20k random 768-dim
+// references (what a fresh Set's first int8 search pays before any dot),
+// in ns per reference, and in CPU ns per reference (which the load of a
+// shared machine disturbs less); run it with -cpu 1 for one core's cost.
+func BenchmarkQuantize(b *testing.B) {
+	const n, dims = 20000, 768
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := setOf(b, dims, randomRows2(rng, n, dims))
+	for _, k := range kernels {
+		if k.quant == nil {
+			continue
+		}
+		b.Run(k.name, func(b *testing.B) {
+			cpu := cpuNanos()
+			for b.Loop() {
+				s.quant.Store(nil)
+				s.quantized(k.quant)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/vector")
+			if c := cpuNanos(); cpu >= 0 && c >= 0 {
+				b.ReportMetric(float64(c-cpu)/float64(b.N)/n, "cpu-ns/vector")
+			}
+		})
+	}
+}
+
+// TestQuantizeUnit holds the one-pass quantization to its definition,
+// computed naively: each code is x/s rounded to nearest (halves away from
+// zero), the padding is code 0, and E, R and the tail norm agree with
+// sums taken in index order to within float64 rounding, for lengths that
+// are and are not multiples of 4 and of the prefix, and adversarial rows.
+func TestQuantizeUnit(t *testing.T) {
+	for _, k := range quantKernels(t) {
+		t.Run(k.name, func(t *testing.T) { testQuantizeUnit(t, k.quant) })
+	}
+}
+
+func testQuantizeUnit(t *testing.T, qk *quantKernel) {
+	for _, dims := range []int{1, 3, 5, 15, 16, 17, 31, 33, 64, 65, 100, 767, 768, 1536} {
+		rng := rand.New(rand.NewPCG(uint64(dims), 5))
+		dp := (dims + quantAlign - 1) / quantAlign * quantAlign
+		kp := prefixLen(dp)
+		for i, v := range append(adversarialRows(rng, 40, dims), randomRows2(rng, 10, dims)...) {
+			x := make([]float32, dims)
+			mx := unitMax(qk, x, v, sumSq64(v))
+			want := make([]float32, dims)
+			unitInto(want, v, sumSq64(v))
+			var wm float64
+			for k := range x {
+				if x[k] != want[k] {
+					t.Fatalf("dims %d row %d: unitMax component %d is %v, unitInto's %v", dims, i, k, x[k], want[k])
+				}
+				wm = max(wm, math.Abs(float64(want[k])))
+			}
+			if float64(mx) != wm {
+				t.Fatalf("dims %d row %d: max %v, want %v", dims, i, mx, wm)
+			}
+			dst := make([]uint8, dp)
+			s, e, r, tail := quantizeUnit(qk, dst, x, mx, kp)
+			var e2, c2, t2 float64
+			for k := range dp {
+				c := int(dst[k]) - 128
+				if k >= dims {
+					if c != 0 {
+						t.Fatalf("dims %d row %d: padding %d has code %d", dims, i, k, c)
+					}
+					continue
+				}
+				if s == 0 {
+					if c != 0 {
+						t.Fatalf("dims %d row %d: zero row has code %d", dims, i, c)
+					}
+					continue
+				}
+				y := float64(x[k]) * 127 / float64(mx)
+				if math.Abs(y-float64(c)) > 0.5+1e-5 || c < -127 || c > 127 {
+					t.Fatalf("dims %d row %d: component %v (%v in codes) has code %d", dims, i, x[k], y, c)
+				}
+				d := float64(x[k]) - s*float64(c)
+				e2 += d * d
+				c2 += float64(c * c)
+				if kp > 0 && kp < dims && k >= kp {
+					t2 += float64(x[k]) * float64(x[k])
+				}
+			}
+			near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want }
+			if s != float64(mx)/127 || !near(e, math.Sqrt(e2)) || !near(r, s*math.Sqrt(c2)) || !near(tail, math.Sqrt(t2)) {
+				t.Fatalf("dims %d row %d: s %v E %v R %v tail %v, want %v %v %v %v", dims, i, s, e, r, tail,
+					float64(mx)/127, math.Sqrt(e2), s*math.Sqrt(c2), math.Sqrt(t2))
+			}
+			pd := make([]uint8, dp)
+			ps, pe, pr, pt := quantizeUnit(&portableRows, pd, x, mx, kp)
+			if ps != s || pe != e || pr != r || pt != tail || !slices.Equal(pd, dst) {
+				t.Fatalf("dims %d row %d: the passes give %v %v %v %v, the portable ones %v %v %v %v (codes equal: %v)",
+					dims, i, s, e, r, tail, ps, pe, pr, pt, slices.Equal(pd, dst))
+			}
+			code := make([]int8, dp)
+			if qs, qe, qr := quantize(code, x); qs != s || qe != e || qr != r {
+				t.Fatalf("dims %d row %d: quantize gives %v %v %v, quantizeUnit %v %v %v", dims, i, qs, qe, qr, s, e, r)
+			}
+			for k := range code {
+				if int(code[k]) != int(dst[k])-128 {
+					t.Fatalf("dims %d row %d: quantize's code %d is %d, quantizeUnit's %d", dims, i, k, code[k], int(dst[k])-128)
+				}
+			}
+		}
+	}
+}
+
+// TestWithinEachPrunes: the batch threshold search of random queries at
+// 0.8 against random references rescores nothing with Cosine64 on an int8
+// kernel, and still finds the near copies.
+func TestWithinEachPrunes(t *testing.T) {
+	const n, dims = 3000, 768
+	rng := rand.New(rand.NewPCG(13, 14))
+	refs := randomRows2(rng, n, dims)
+	s := setOf(t, dims, refs)
+	queries := randomRows2(rng, 8, dims)
+	copyOf := slices.Clone(refs[17])
+	copyOf[0] += 0.01
+	queries = append(queries, copyOf)
+	defer SetImpl(Impl())
+	for _, k := range quantKernels(t) {
+		if err := SetImpl(k.name); err != nil {
+			t.Fatal(err)
+		}
+		quantStats.rescored.Store(0)
+		got := s.WithinEach(queries, 0.8)
+		for i := range 8 {
+			if got[i] != nil {
+				t.Errorf("%s: random query %d within 0.8 of %v", k.name, i, got[i])
+			}
+		}
+		if len(got[8]) != 1 || got[8][0].Index != 17 {
+			t.Errorf("%s: the near copy of reference 17 found %v", k.name, got[8])
+		}
+		if r := quantStats.rescored.Load(); r != 1 {
+			t.Errorf("%s: rescored %d pairs with Cosine64, want 1 (the near copy)", k.name, r)
+		}
 	}
 }

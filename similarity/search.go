@@ -141,6 +141,60 @@ func (s *Set) Within(q []float32, threshold float64) []Match {
 	return out
 }
 
+// WithinEach returns, for each query, what Within returns for it: every
+// reference whose cosine to the query, computed as Cosine64 does, is at
+// least threshold, in increasing index (nil when there is none). With an
+// int8 kernel and a set without a cluster index, the batch is screened in
+// int8 (see the package doc, "Int8 prefilter") and Cosine64 decides, so
+// the result is exactly Within's; otherwise it is Within's, query by
+// query.
+//
+// It returns nothing for a query with a NaN or infinite component, or for
+// a NaN threshold, and panics if a query is not Dims long.
+func (s *Set) WithinEach(queries [][]float32, threshold float64) [][]Match {
+	out := make([][]Match, len(queries))
+	for i, q := range queries {
+		s.checkQuery(i, q)
+	}
+	if s.n == 0 || len(queries) == 0 || math.IsNaN(threshold) {
+		return out
+	}
+	k := current.Load()
+	if l := s.lay.Load(); k.quant == nil || !s.quantizable() || l != nil && l.index != nil {
+		for i, q := range queries {
+			out[i] = s.Within(q, threshold)
+		}
+		return out
+	}
+	d := s.dims
+	sums := make([]float64, len(queries))
+	var live []int
+	for i, q := range queries {
+		sums[i] = sumSq64(q)
+		switch {
+		case !finite(sums[i]):
+		case sums[i] == 0:
+			if threshold <= 0 { // cosine 0 with every reference
+				out[i] = make([]Match, s.n)
+				for j := range out[i] {
+					out[i][j] = Match{Index: j}
+				}
+			}
+		default:
+			live = append(live, i)
+		}
+	}
+	if len(live) == 0 {
+		return out
+	}
+	unit := make([]float32, len(live)*d)
+	for li, i := range live {
+		unitInto(unit[li*d:(li+1)*d], queries[i], sums[i])
+	}
+	s.withinQuantized(k, queries, sums, live, unit, threshold, out)
+	return out
+}
+
 // searchMax scores nq unit queries for MaxCos: its trackers together hold
 // every reference that scores within the margin of its query's best score.
 // With a threshold thr above −∞ (BestAtLeast) they hold only those that

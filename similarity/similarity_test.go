@@ -439,3 +439,67 @@ func TestImpl(t *testing.T) {
 		t.Errorf("SetImpl(quantum) = %v, want an error naming it", err)
 	}
 }
+
+// TestWithinEachMatchesWithin holds the batch threshold search to Within
+// and to brute force on every kernel: references spread around each
+// threshold, random ones, a zero one, and queries that are random, near
+// copies of references, zero and NaN, over dims that do and do not fill
+// the int8 form's registers and its prefix.
+func TestWithinEachMatchesWithin(t *testing.T) {
+	forEachImpl(t, testWithinEachMatchesWithin)
+}
+
+func testWithinEachMatchesWithin(t *testing.T) {
+	for _, dims := range []int{1, 3, 8, 100, 384, 768, 1000} {
+		t.Run(fmt.Sprintf("dims=%d", dims), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(dims), 98))
+			base := randomVectors(rng, 3, dims)
+			var refs [][]float32
+			for _, q := range base {
+				for _, c := range []float64{0.5, 0.8, 0.9, 0.95} {
+					for _, d := range []float64{-2e-4, -5e-5, -1e-7, 0, 1e-7, 5e-5, 2e-4} {
+						refs = append(refs, mix(rng, q, c+d))
+					}
+				}
+			}
+			refs = append(refs, make([]float32, dims))
+			refs = append(refs, randomVectors(rng, 300, dims)...)
+			set := build(t, "test", dims, refs)
+			queries := append(base, randomVectors(rng, 5, dims)...)
+			queries = append(queries, nearCopies(rng, refs[:9], 1e-4)...)
+			nan := make([]float32, dims)
+			nan[0] = float32(math.NaN())
+			queries = append(queries, make([]float32, dims), nan)
+			for _, threshold := range []float64{-1, 0, 0.5, 0.8, 0.9, 0.95, 1, math.NaN()} {
+				got := set.WithinEach(queries, threshold)
+				if len(got) != len(queries) {
+					t.Fatalf("WithinEach(%v) returned %d lists for %d queries", threshold, len(got), len(queries))
+				}
+				for i, q := range queries {
+					if d := cmp.Diff(set.Within(q, threshold), got[i]); d != "" {
+						t.Errorf("WithinEach(%v) query %d (-Within +got):\n%s", threshold, i, d)
+					}
+					if d := cmp.Diff(bruteWithin(refs, q, threshold), got[i]); d != "" && !math.IsNaN(threshold) && i != len(queries)-1 {
+						t.Errorf("WithinEach(%v) query %d (-brute force +got):\n%s", threshold, i, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestWithinEachEdges(t *testing.T) {
+	if got := build(t, "test", 2, nil).WithinEach([][]float32{{1, 0}}, -1); len(got) != 1 || got[0] != nil {
+		t.Errorf("WithinEach on an empty set = %v, want one nil", got)
+	}
+	set := build(t, "test", 2, [][]float32{{1, 0}})
+	if got := set.WithinEach(nil, 0); len(got) != 0 {
+		t.Errorf("WithinEach of no queries = %v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("WithinEach with a query of the wrong dims did not panic")
+		}
+	}()
+	set.WithinEach([][]float32{{1, 0}, {1, 0, 0}}, 0)
+}

@@ -1,7 +1,8 @@
 // Command kernelgen writes the amd64 assembly of the similarity package's
 // SIMD tile kernels: one function per instruction set, AVX2+FMA and
 // AVX-512F, each with a register-blocked micro-kernel per panel height,
-// and the int8 dot kernel of AVX-512 VNNI (vnni.go).
+// the int8 dot kernel of AVX-512 VNNI (vnni.go) and the AVX-512F passes
+// that quantize a reference (quant.go).
 //
 //	go run ./internal/kernelgen -o .   (from the similarity folder; go generate does it)
 //
@@ -60,6 +61,10 @@ func main() {
 		}
 	}
 	if err := os.WriteFile(filepath.Join(*out, vnniFile), generateVNNI(), 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "kernelgen: %v\n", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(filepath.Join(*out, quantFile), generateQuant(), 0o644); err != nil {
 		fmt.Fprintf(os.Stderr, "kernelgen: %v\n", err)
 		os.Exit(1)
 	}

@@ -20,12 +20,14 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("%s is stale: run go generate ./similarity", path)
 		}
 	}
-	path := filepath.Join("..", "..", vnniFile)
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, generateVNNI()) {
-		t.Errorf("%s is stale: run go generate ./similarity", path)
+	for file, gen := range map[string]func() []byte{vnniFile: generateVNNI, quantFile: generateQuant} {
+		path := filepath.Join("..", "..", file)
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, gen()) {
+			t.Errorf("%s is stale: run go generate ./similarity", path)
+		}
 	}
 }
