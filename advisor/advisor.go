@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // InputFormat names the document an advisor reads.
@@ -70,7 +70,7 @@ type answer struct {
 }
 
 // NewInput returns the document an advisor reads about r.
-func NewInput(r *deathreflect.Reflection) Input {
+func NewInput(r *reflection.Reflection) Input {
 	items := func(name string) []Item {
 		out := []Item{}
 		for _, it := range r.Items(name) {
@@ -88,14 +88,14 @@ func NewInput(r *deathreflect.Reflection) Input {
 		Generation:   r.Generation,
 		Instructions: instructions,
 		Categories: Categories{
-			BuiltToDo:     items(deathreflect.NameBuiltToDo),
-			Learned:       items(deathreflect.NameLearned),
-			GotWrong:      items(deathreflect.NameGotWrong),
-			Confused:      items(deathreflect.NameConfused),
-			Suspect:       items(deathreflect.NameSuspect),
-			NeverTested:   items(deathreflect.NameNeverTested),
-			FinalPlaybook: items(deathreflect.NameFinalPlaybook),
-			CausalGraph:   items(deathreflect.NameCausalGraph),
+			BuiltToDo:     items(reflection.NameBuiltToDo),
+			Learned:       items(reflection.NameLearned),
+			GotWrong:      items(reflection.NameGotWrong),
+			Confused:      items(reflection.NameConfused),
+			Suspect:       items(reflection.NameSuspect),
+			NeverTested:   items(reflection.NameNeverTested),
+			FinalPlaybook: items(reflection.NameFinalPlaybook),
+			CausalGraph:   items(reflection.NameCausalGraph),
 		},
 	}
 }
@@ -114,7 +114,7 @@ func (in Input) Encode(w io.Writer) error {
 // and returns its answer parsed and checked. What the advisor writes on
 // standard error goes to stderr (nil: discarded). The error, if any, is
 // the reason the answer is not used.
-func Advise(ctx context.Context, command string, timeout time.Duration, r *deathreflect.Reflection, stderr io.Writer) ([]deathreflect.Item, error) {
+func Advise(ctx context.Context, command string, timeout time.Duration, r *reflection.Reflection, stderr io.Writer) ([]reflection.Item, error) {
 	var in bytes.Buffer
 	if err := NewInput(r).Encode(&in); err != nil {
 		return nil, fmt.Errorf("%s: %w", InputFormat, err)
@@ -172,7 +172,7 @@ func Run(ctx context.Context, command string, timeout time.Duration, input []byt
 
 // Parse reads an advisor's answer: JSON when it starts with "{", else
 // paragraphs of plain text.
-func Parse(out []byte) ([]deathreflect.Item, error) {
+func Parse(out []byte) ([]reflection.Item, error) {
 	text := strings.TrimSpace(string(out))
 	if text == "" {
 		return nil, errors.New("wrote nothing")
@@ -184,18 +184,18 @@ func Parse(out []byte) ([]deathreflect.Item, error) {
 		if err := dec.Decode(&ans); err != nil {
 			return nil, fmt.Errorf("its JSON answer does not parse: %w", err)
 		}
-		items := make([]deathreflect.Item, len(ans.Items))
+		items := make([]reflection.Item, len(ans.Items))
 		for i, a := range ans.Items {
 			items[i].Text = strings.TrimSpace(a.Text)
 			for _, r := range a.Refs {
-				items[i].Refs = append(items[i].Refs, deathreflect.Ref{Kind: r.Kind, ID: r.ID})
+				items[i].Refs = append(items[i].Refs, reflection.Ref{Kind: r.Kind, ID: r.ID})
 			}
 		}
 		return items, nil
 	}
-	var items []deathreflect.Item
+	var items []reflection.Item
 	for _, para := range paragraphs(text) {
-		items = append(items, deathreflect.Item{Text: para})
+		items = append(items, reflection.Item{Text: para})
 	}
 	return items, nil
 }
@@ -213,7 +213,7 @@ const (
 // no control character but tab and newline (a NUL would cut a C reader's
 // string, an escape would drive a terminal), no empty item, and the
 // bounds above. Any break is a reason the advisor was not used.
-func Check(items []deathreflect.Item) error {
+func Check(items []reflection.Item) error {
 	if len(items) > MaxItems {
 		return fmt.Errorf("wrote %d items, more than %d", len(items), MaxItems)
 	}

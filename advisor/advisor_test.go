@@ -11,24 +11,24 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 func TestParseAdvice(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		out     string
-		want    []deathreflect.Item
+		want    []reflection.Item
 		wantErr string
 	}{
-		{"one paragraph", "Hedge first.\n", []deathreflect.Item{{Text: "Hedge first."}}, ""},
+		{"one paragraph", "Hedge first.\n", []reflection.Item{{Text: "Hedge first."}}, ""},
 		{"paragraphs split at blank lines, lines kept",
 			"\n\nHedge first.\nThen size small.\n \t\nRe-test e-1.\r\n\r\nDone.  \n\n",
-			[]deathreflect.Item{{Text: "Hedge first.\nThen size small."}, {Text: "Re-test e-1."}, {Text: "Done."}}, ""},
+			[]reflection.Item{{Text: "Hedge first.\nThen size small."}, {Text: "Re-test e-1."}, {Text: "Done."}}, ""},
 		{"JSON with references",
 			`{"items": [{"text": " Re-test e-1. ", "refs": [{"kind": "entry", "id": "e-1"}]}, {"text": "Sleep."}]}`,
-			[]deathreflect.Item{{Text: "Re-test e-1.", Refs: []deathreflect.Ref{{Kind: "entry", ID: "e-1"}}}, {Text: "Sleep."}}, ""},
-		{"JSON with no items", `{"items": []}`, []deathreflect.Item{}, ""},
+			[]reflection.Item{{Text: "Re-test e-1.", Refs: []reflection.Ref{{Kind: "entry", ID: "e-1"}}}, {Text: "Sleep."}}, ""},
+		{"JSON with no items", `{"items": []}`, []reflection.Item{}, ""},
 		{"nothing", "", nil, "wrote nothing"},
 		{"white space only", " \n\t\n", nil, "wrote nothing"},
 		{"JSON that does not parse", `{"items": [`, nil, "its JSON answer does not parse: unexpected EOF"},
@@ -94,13 +94,13 @@ func TestAdvisorStderrPassesThrough(t *testing.T) {
 // TestAdvisorInput pins the shape of bardo.advisor-input/v1: categories
 // 1–5 and 7–9 in index order, lists never null, no tell_successor.
 func TestAdvisorInput(t *testing.T) {
-	r := &deathreflect.Reflection{GolemID: "golem-7a", Generation: 3}
+	r := &reflection.Reflection{GolemID: "golem-7a", Generation: 3}
 	for i := range r.Categories {
-		r.Categories[i] = []deathreflect.Item{}
+		r.Categories[i] = []reflection.Item{}
 	}
-	r.Categories[2] = []deathreflect.Item{{Index: 3, Name: "got_wrong", Text: "Autopsy says invert: buy the dip",
-		Refs: []deathreflect.Ref{{Kind: "entry", ID: "e-dip"}}}}
-	r.Categories[6] = []deathreflect.Item{{Index: 7, Name: "never_tested", Text: "funding flips first"}}
+	r.Categories[2] = []reflection.Item{{Index: 3, Name: "got_wrong", Text: "Autopsy says invert: buy the dip",
+		Refs: []reflection.Ref{{Kind: "entry", ID: "e-dip"}}}}
+	r.Categories[6] = []reflection.Item{{Index: 7, Name: "never_tested", Text: "funding flips first"}}
 	var b bytes.Buffer
 	if err := NewInput(r).Encode(&b); err != nil {
 		t.Fatal(err)
@@ -172,14 +172,14 @@ func FuzzParseAdvice(f *testing.F) {
 // TestCheckAdvice: an advisor's text is held to the bundle's text rules
 // (issue 12, item 7): what it cannot carry is a reason not to use it.
 func TestCheckAdvice(t *testing.T) {
-	item := func(text string) []deathreflect.Item { return []deathreflect.Item{{Text: text}} }
-	many := make([]deathreflect.Item, MaxItems+1)
+	item := func(text string) []reflection.Item { return []reflection.Item{{Text: text}} }
+	many := make([]reflection.Item, MaxItems+1)
 	for i := range many {
 		many[i].Text = "x"
 	}
 	for _, tc := range []struct {
 		name  string
-		items []deathreflect.Item
+		items []reflection.Item
 		want  string // "" when accepted
 	}{
 		{"plain advice", item("Watch the oracle.\nThen act."), ""},
@@ -190,7 +190,7 @@ func TestCheckAdvice(t *testing.T) {
 		{"a C1 control", item("a\u0085b"), "holds control character U+0085"},
 		{"too long", item(strings.Repeat("x", MaxText+1)), "more than 4096"},
 		{"too many", many, "more than 64"},
-		{"a bad ref", []deathreflect.Item{{Text: "x", Refs: []deathreflect.Ref{{Kind: "entry", ID: "e\u202e1"}}}}, "refers to a bad id"},
+		{"a bad ref", []reflection.Item{{Text: "x", Refs: []reflection.Ref{{Kind: "entry", ID: "e\u202e1"}}}}, "refers to a bad id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Check(tc.items)
@@ -207,14 +207,14 @@ func TestCheckAdvice(t *testing.T) {
 // TestAdvise: the advisor reads the input document on stdin; its answer
 // is parsed, then checked.
 func TestAdvise(t *testing.T) {
-	r := &deathreflect.Reflection{GolemID: "golem-7a", Generation: 3}
+	r := &reflection.Reflection{GolemID: "golem-7a", Generation: 3}
 	for _, tt := range []struct {
 		name, command string
-		want          []deathreflect.Item
+		want          []reflection.Item
 		wantErr       string
 	}{
-		{"the input on stdin", `grep -c '"format": "bardo.advisor-input/v1"'`, []deathreflect.Item{{Text: "1"}}, ""},
-		{"plain paragraphs", `cat >/dev/null; printf 'Hedge.\n\nSize small.\n'`, []deathreflect.Item{{Text: "Hedge."}, {Text: "Size small."}}, ""},
+		{"the input on stdin", `grep -c '"format": "bardo.advisor-input/v1"'`, []reflection.Item{{Text: "1"}}, ""},
+		{"plain paragraphs", `cat >/dev/null; printf 'Hedge.\n\nSize small.\n'`, []reflection.Item{{Text: "Hedge."}, {Text: "Size small."}}, ""},
 		{"an answer the text rules refuse", `cat >/dev/null; printf 'a\033b'`, nil, "item 1 holds control character U+001B at byte 1"},
 		{"an answer that does not parse", `cat >/dev/null; echo '{'`, nil, "its JSON answer does not parse: unexpected EOF"},
 		{"a failure", `exit 4`, nil, "exited with status 4"},

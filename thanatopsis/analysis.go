@@ -8,7 +8,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // Analysis is what one run of the death pipeline found.
@@ -19,7 +19,7 @@ type Analysis struct {
 	Autopsy *autopsy.Autopsy
 	// Reflection is the death reflection, each item's Novelty scored
 	// against Options.Clade.
-	Reflection *deathreflect.Reflection
+	Reflection *reflection.Reflection
 	// Novelty holds the score of each reflection item:
 	// Novelty[i][j] is that of Reflection.Categories[i][j].
 	Novelty [9][]novelty.Score
@@ -88,7 +88,7 @@ func analyze(src opener, opts Options) (*Analysis, error) {
 	}
 	edges, edgesLeftOut := p.graph.germline(selectedIDs(ranked))
 
-	var tell deathreflect.TellFunc
+	var tell reflection.TellFunc
 	if opts.Advisor != nil {
 		tell = opts.Advisor.Tell
 	}
@@ -123,15 +123,15 @@ func analyze(src opener, opts Options) (*Analysis, error) {
 
 // reflectAutopsy is what the reflection takes from the autopsy: toxic
 // holds the full record of each toxic entry, by id.
-func reflectAutopsy(a *autopsy.Autopsy, toxic map[string]*grimoire.Entry) deathreflect.AutopsyInput {
-	in := deathreflect.AutopsyInput{
+func reflectAutopsy(a *autopsy.Autopsy, toxic map[string]*grimoire.Entry) reflection.AutopsyInput {
+	in := reflection.AutopsyInput{
 		Ran:             a.Ran,
 		FailureRegime:   a.FailureRegime,
 		LastValidRegime: a.LastValidRegime,
 		Hypothesis:      a.RegimeTransitionHypothesis,
 	}
 	for _, t := range a.ToxicEntries {
-		in.Toxic = append(in.Toxic, deathreflect.Toxic{
+		in.Toxic = append(in.Toxic, reflection.Toxic{
 			Entry:          toxic[t.EntryID],
 			Recommendation: t.Recommendation,
 			Contribution:   t.Contribution,
@@ -143,10 +143,10 @@ func reflectAutopsy(a *autopsy.Autopsy, toxic map[string]*grimoire.Entry) deathr
 
 // reflectGraph gives the germline edges the contents of their ends, which
 // are both selected entries.
-func reflectGraph(edges []bundle.Edge, selected map[string]*grimoire.Entry) []deathreflect.Edge {
-	out := make([]deathreflect.Edge, len(edges))
+func reflectGraph(edges []bundle.Edge, selected map[string]*grimoire.Entry) []reflection.Edge {
+	out := make([]reflection.Edge, len(edges))
 	for i, e := range edges {
-		out[i] = deathreflect.Edge{
+		out[i] = reflection.Edge{
 			SourceID:   e.SourceID,
 			TargetID:   e.TargetID,
 			Weight:     e.Weight,

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/bundle"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
@@ -40,7 +40,7 @@ func TestNoClockFired(t *testing.T) {
 	if a.Bundle.Header.Counts.ToxicEntries != 0 || a.Passes != 1 {
 		t.Errorf("toxic entries %d, passes %d; want 0 and 1", a.Bundle.Header.Counts.ToxicEntries, a.Passes)
 	}
-	if s := a.Reflection.Items(deathreflect.NameTellSuccessor); len(s) == 0 {
+	if s := a.Reflection.Items(reflection.NameTellSuccessor); len(s) == 0 {
 		t.Error("tell_successor is empty: it still has the open questions")
 	}
 }
@@ -89,7 +89,7 @@ func TestForcedAutopsy(t *testing.T) {
 			if d := cmp.Diff(tt.leftOut, a.Bundle.Body.LeftOut); d != "" {
 				t.Errorf("left_out (-want +got):\n%s", d)
 			}
-			if got := a.Reflection.Items(deathreflect.NameGotWrong); len(got) == 0 || got[0].Refs[0].ID != "h-bad" {
+			if got := a.Reflection.Items(reflection.NameGotWrong); len(got) == 0 || got[0].Refs[0].ID != "h-bad" {
 				t.Errorf("got_wrong does not open with the toxic h-bad: %+v", got)
 			}
 		})
@@ -100,27 +100,27 @@ func TestAdvisor(t *testing.T) {
 	plain := build(t, healthy, thanatopsis.Options{Force: true})
 	for _, tt := range []struct {
 		name    string
-		tell    deathreflect.TellFunc
+		tell    reflection.TellFunc
 		used    bool
 		reason  string
 		advised []string // texts of category 6; nil: the deterministic advice
 	}{
 		{"its items become category 6",
-			func(r *deathreflect.Reflection) ([]deathreflect.Item, error) {
-				if len(r.Items(deathreflect.NameTellSuccessor)) != 0 {
+			func(r *reflection.Reflection) ([]reflection.Item, error) {
+				if len(r.Items(reflection.NameTellSuccessor)) != 0 {
 					return nil, errors.New("the advisor saw category 6 filled")
 				}
-				return []deathreflect.Item{{Text: "Trust h-good.", Refs: []deathreflect.Ref{{Kind: deathreflect.RefEntry, ID: "h-good"}}}, {Text: "Sleep."}}, nil
+				return []reflection.Item{{Text: "Trust h-good.", Refs: []reflection.Ref{{Kind: reflection.RefEntry, ID: "h-good"}}}, {Text: "Sleep."}}, nil
 			},
 			true, "", []string{"Trust h-good.", "Sleep."}},
 		{"a failed advisor leaves the deterministic advice",
-			func(*deathreflect.Reflection) ([]deathreflect.Item, error) {
+			func(*reflection.Reflection) ([]reflection.Item, error) {
 				return nil, errors.New("timed out after 2s")
 			},
 			false, "timed out after 2s", nil},
 		{"an answer naming a record the reflection never saw is refused",
-			func(*deathreflect.Reflection) ([]deathreflect.Item, error) {
-				return []deathreflect.Item{{Text: "Trust h-q.", Refs: []deathreflect.Ref{{Kind: deathreflect.RefEntry, ID: "h-q"}}}}, nil
+			func(*reflection.Reflection) ([]reflection.Item, error) {
+				return []reflection.Item{{Text: "Trust h-q.", Refs: []reflection.Ref{{Kind: reflection.RefEntry, ID: "h-q"}}}}, nil
 			},
 			false, `advisor item 1: reference entry "h-q" is not drawn on by the reflection or the autopsy`, nil},
 	} {
@@ -149,7 +149,7 @@ func TestAdvisor(t *testing.T) {
 }
 
 func TestAdvisorWithoutCommand(t *testing.T) {
-	tell := func(*deathreflect.Reflection) ([]deathreflect.Item, error) { return nil, nil }
+	tell := func(*reflection.Reflection) ([]reflection.Item, error) { return nil, nil }
 	for _, adv := range []*thanatopsis.Advisor{{Tell: tell}, {Command: "llm"}} {
 		if _, err := thanatopsis.Analyze(nil, thanatopsis.Options{Advisor: adv}); err == nil {
 			t.Errorf("Analyze with advisor %+v succeeded", adv)
@@ -161,7 +161,7 @@ func TestAdvisorWithoutCommand(t *testing.T) {
 // what they cut is no longer referred to, so not left out either.
 func TestLimits(t *testing.T) {
 	full := build(t, fixture, thanatopsis.Options{MaxEntries: 16})
-	capped := build(t, fixture, thanatopsis.Options{MaxEntries: 16, Limits: deathreflect.Limits{Learned: 2, Suspect: 1}})
+	capped := build(t, fixture, thanatopsis.Options{MaxEntries: 16, Limits: reflection.Limits{Learned: 2, Suspect: 1}})
 	r := capped.Body.Reflection
 	if len(r.Learned) != 2 || len(r.Suspect) != 1 {
 		t.Errorf("learned %d, suspect %d; want 2 and 1", len(r.Learned), len(r.Suspect))
@@ -172,7 +172,7 @@ func TestLimits(t *testing.T) {
 	if len(capped.Body.LeftOut) >= len(full.Body.LeftOut) {
 		t.Errorf("left_out %d with caps, %d without: the caps should name fewer entries", len(capped.Body.LeftOut), len(full.Body.LeftOut))
 	}
-	graph := build(t, fixture, thanatopsis.Options{Limits: deathreflect.Limits{CausalGraph: 3}})
+	graph := build(t, fixture, thanatopsis.Options{Limits: reflection.Limits{CausalGraph: 3}})
 	if n := len(graph.Body.Reflection.CausalGraph); n != 3 || len(graph.Body.CausalGraph) <= 3 {
 		t.Errorf("causal_graph holds %d items of %d edges, want 3", n, len(graph.Body.CausalGraph))
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/bardo-golem/bardo/autopsy"
 	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // selection feeds every entry to the genomic bottleneck.
@@ -73,7 +73,7 @@ func (s *autopsyStage) collect(rec grimoire.Record) {
 // reflectionStage feeds the death reflection: the entries that may cross,
 // the hypotheses, and STRATEGY.md and PLAYBOOK.md.
 type reflectionStage struct {
-	c *deathreflect.Collector
+	c *reflection.Collector
 }
 
 func (s *reflectionStage) collect(rec grimoire.Record) {

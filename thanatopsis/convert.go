@@ -6,12 +6,12 @@ import (
 	"github.com/bardo-golem/bardo/autopsy"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // germlineReflection converts the reflection to the bundle's nine named
 // categories; every category is a list, empty rather than nil.
-func germlineReflection(r *deathreflect.Reflection) *bundle.Reflection {
+func germlineReflection(r *reflection.Reflection) *bundle.Reflection {
 	var cs [9][]bundle.Item
 	for i, items := range r.Categories {
 		cs[i] = make([]bundle.Item, len(items))
@@ -32,7 +32,7 @@ func germlineReflection(r *deathreflect.Reflection) *bundle.Reflection {
 	}
 }
 
-func germlineItem(it deathreflect.Item) bundle.Item {
+func germlineItem(it reflection.Item) bundle.Item {
 	bi := bundle.Item{Index: it.Index, Name: it.Name, Text: it.Text, Frame: GermlineFrame(it.Frame), Novelty: it.Novelty}
 	for _, r := range it.Refs {
 		bi.Refs = append(bi.Refs, bundle.Ref{Kind: r.Kind, ID: r.ID})
@@ -45,8 +45,8 @@ func germlineItem(it deathreflect.Item) bundle.Item {
 
 // GermlineFrame is an item's framing as the bundle writes it, nil when it
 // says nothing.
-func GermlineFrame(f deathreflect.Frame) *bundle.Frame {
-	if f == (deathreflect.Frame{}) {
+func GermlineFrame(f reflection.Frame) *bundle.Frame {
+	if f == (reflection.Frame{}) {
 		return nil
 	}
 	return &bundle.Frame{

@@ -5,7 +5,7 @@ import (
 
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // scoreNovelty scores every item of r against the clade (none when clade
@@ -17,7 +17,7 @@ import (
 // length: the two disagree on what the space is, and no cosine between
 // them means anything. That is bad input data, reported against the
 // export's header.
-func scoreNovelty(clade *novelty.Clade, r *deathreflect.Reflection, h *grimoire.Header, name string) ([9][]novelty.Score, error) {
+func scoreNovelty(clade *novelty.Clade, r *reflection.Reflection, h *grimoire.Header, name string) ([9][]novelty.Score, error) {
 	var out [9][]novelty.Score
 	if clade == nil {
 		clade = novelty.NewCladeBuilder().Build()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/textembed"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
@@ -91,7 +91,7 @@ func cos64(a, b []float32) float64 {
 // rule, in float64, with no kernel: an item with a model vector meets the
 // entries of its model there and the others through bardo-text/v1; any
 // other item meets every entry through bardo-text/v1.
-func bruteNovelty(it deathreflect.Item, ks []novelty.Knowledge) (float64, string) {
+func bruteNovelty(it reflection.Item, ks []novelty.Knowledge) (float64, string) {
 	best, nearest := 0.0, ""
 	textOf := func(k novelty.Knowledge) []float32 {
 		if k.Space == textembed.Space {

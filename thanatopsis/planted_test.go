@@ -11,7 +11,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/fixtures/synth"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
@@ -192,7 +192,7 @@ func TestPlantedReflection(t *testing.T) {
 		if d := gocmp.Diff(sorted(implicated), entryRefs(r.FinalPlaybook)); d != "" {
 			t.Errorf("max %d: playbook lines implicate (-planted +got):\n%s", maxEntries, d)
 		}
-		if want := min(len(b.Body.CausalGraph), deathreflect.DefaultLimits().CausalGraph); len(r.CausalGraph) != want {
+		if want := min(len(b.Body.CausalGraph), reflection.DefaultLimits().CausalGraph); len(r.CausalGraph) != want {
 			t.Errorf("max %d: causal_graph holds %d items, want %d of %d germline edges", maxEntries, len(r.CausalGraph), want, len(b.Body.CausalGraph))
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // Options are the choices of a death pipeline run.
@@ -35,8 +35,8 @@ type Options struct {
 	// deterministic advice.
 	Advisor *Advisor
 	// Limits caps the reflection's categories; a field ≤ 0 takes its
-	// default (deathreflect.DefaultLimits).
-	Limits deathreflect.Limits
+	// default (reflection.DefaultLimits).
+	Limits reflection.Limits
 	// Share, when set, has the same pass also build the clade push
 	// (Analysis.Push).
 	Share *Share
@@ -100,10 +100,10 @@ type Advisor struct {
 	// Command names the advisor in header.advisor.command.
 	Command string
 	// Tell asks the advisor. When it fails, or its answer is refused
-	// (deathreflect.Collector.Build says when), category 6 holds the
+	// (reflection.Collector.Build says when), category 6 holds the
 	// deterministic advice and header.advisor.reason says why: an advisor
 	// never fails a bundle.
-	Tell deathreflect.TellFunc
+	Tell reflection.TellFunc
 }
 
 // ErrMaxEntries is matched, with errors.Is, by the error Build returns for
@@ -185,7 +185,7 @@ type pass struct {
 	share      *bundle.Share // the push's threshold, resolved against the header
 }
 
-func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits deathreflect.Limits) *pass {
+func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits reflection.Limits) *pass {
 	return &pass{
 		header:     h,
 		selection:  &selection{sel: bottleneck.NewSelector(maxEntries, now)},
@@ -193,7 +193,7 @@ func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits deathrefl
 		documents:  &documents{},
 		episodes:   &episodes{},
 		autopsy:    &autopsyStage{c: autopsy.NewCollector(h)},
-		reflection: &reflectionStage{c: deathreflect.NewCollector(h, limits)},
+		reflection: &reflectionStage{c: reflection.NewCollector(h, limits)},
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/advisor"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
@@ -20,7 +20,7 @@ func (g *globals) advisor(command string, timeout time.Duration) *thanatopsis.Ad
 	}
 	return &thanatopsis.Advisor{
 		Command: command,
-		Tell: func(r *deathreflect.Reflection) ([]deathreflect.Item, error) {
+		Tell: func(r *reflection.Reflection) ([]reflection.Item, error) {
 			return advisor.Advise(context.Background(), command, timeout, r, stderr)
 		},
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
 
@@ -160,7 +160,7 @@ func runReflect(g *globals, o reflectOptions) error {
 	if g.json {
 		return writeJSON(g.stdout, "bardo.reflect/v1", newReflectResult(a))
 	}
-	_, err = io.WriteString(g.stdout, deathreflect.Memoir(a.Reflection))
+	_, err = io.WriteString(g.stdout, reflection.Memoir(a.Reflection))
 	return err
 }
 

@@ -1,11 +1,11 @@
-package reflect_test
+package reflection_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 func bornAt(generation int) func(*grimoire.Entry) {
@@ -26,11 +26,11 @@ func TestItemTextIsTheContent(t *testing.T) {
 		entry("c-1", investigate),
 		hypothesis("h-1", "untested", "dream", "gas leads fees"),
 	}
-	r := build(t, collect(deathreflect.Limits{}, recs...), deathreflect.AutopsyInput{}, nil)
+	r := build(t, collect(reflection.Limits{}, recs...), reflection.AutopsyInput{}, nil)
 	want := map[string]string{"l-1": "Confidence 0.80", "s-1": "Suspected at 0.25", "c-1": "Open question", "h-1": "Dream hypothesis"}
 	for _, items := range r.Categories {
 		for _, it := range items {
-			if len(it.Refs) != 1 || it.Name == deathreflect.NameTellSuccessor {
+			if len(it.Refs) != 1 || it.Name == reflection.NameTellSuccessor {
 				continue // advice is prose of its own, inherited as a document
 			}
 			id := it.Refs[0].ID
@@ -41,8 +41,8 @@ func TestItemTextIsTheContent(t *testing.T) {
 			if it.Text != content {
 				t.Errorf("%s item on %s: text %q, want the content %q", it.Name, id, it.Text, content)
 			}
-			if lead, ok := want[id]; ok && (it.Name != deathreflect.NameLearned || id == "l-1") {
-				if it.Name == deathreflect.NameSuspect && id != "s-1" {
+			if lead, ok := want[id]; ok && (it.Name != reflection.NameLearned || id == "l-1") {
+				if it.Name == reflection.NameSuspect && id != "s-1" {
 					continue
 				}
 				if !strings.HasPrefix(it.Framed(), lead+": ") {
@@ -70,8 +70,8 @@ func TestRebornEntries(t *testing.T) {
 		{"the Golem's own learning", entry("r-4", insight, confidence(0.25), counts(0, 0)), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := build(t, collect(deathreflect.Limits{}, tc.e), deathreflect.AutopsyInput{}, nil)
-			items := r.Items(deathreflect.NameSuspect)
+			r := build(t, collect(reflection.Limits{}, tc.e), reflection.AutopsyInput{}, nil)
+			items := r.Items(reflection.NameSuspect)
 			if len(items) != 1 {
 				t.Fatalf("suspect holds %d items, want 1", len(items))
 			}

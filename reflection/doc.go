@@ -1,7 +1,6 @@
-// Package reflect builds a dying Golem's 9-category death reflection, keyed
-// by name, by the rules of decisions.md ("Death reflection — 9 categories,
-// keyed by name"). Importers name it deathreflect, so that it never
-// shadows the standard library's reflect.
+// Package reflection builds a dying Golem's 9-category death reflection,
+// keyed by name, by the rules of decisions.md ("Death reflection — 9
+// categories, keyed by name").
 //
 // A Collector sees the export stream once and keeps only bounded sets: for
 // each category the best candidates so far under a total order that ends
@@ -78,4 +77,4 @@
 // is left 0: the pipeline scores it against the clade.
 //
 // Memoir renders a reflection as Markdown for a person to read.
-package reflect
+package reflection

@@ -1,4 +1,4 @@
-package reflect_test
+package reflection_test
 
 import (
 	"errors"
@@ -7,23 +7,23 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
-func entryRefs(ids ...string) []deathreflect.Ref {
-	var refs []deathreflect.Ref
+func entryRefs(ids ...string) []reflection.Ref {
+	var refs []reflection.Ref
 	for _, id := range ids {
-		refs = append(refs, deathreflect.Ref{Kind: deathreflect.RefEntry, ID: id})
+		refs = append(refs, reflection.Ref{Kind: reflection.RefEntry, ID: id})
 	}
 	return refs
 }
 
 type advice struct {
 	Text string
-	Refs []deathreflect.Ref
+	Refs []reflection.Ref
 }
 
-func adviceOf(items []deathreflect.Item) []advice {
+func adviceOf(items []reflection.Item) []advice {
 	out := []advice{}
 	for _, it := range items {
 		out = append(out, advice{it.Text, it.Refs})
@@ -40,18 +40,18 @@ func TestTellSuccessorScenario(t *testing.T) {
 		{"What held in bull failed in crisis: re-validate regime-conditional knowledge before you trust it in crisis. " +
 			"2 of 3 toxic entries are tactical gas_mev knowledge learned in bull.", entryRefs("e-gas", "e-dip", "e-lag")},
 		{`Revise PLAYBOOK.md: 2 lines rest on toxic entries ("- ` + gasText + `"; "- buy the dip (see e-dip)").`,
-			append([]deathreflect.Ref{{Kind: deathreflect.RefDocument, ID: "PLAYBOOK.md"}}, entryRefs("e-gas", "e-dip")...)},
+			append([]reflection.Ref{{Kind: reflection.RefDocument, ID: "PLAYBOOK.md"}}, entryRefs("e-gas", "e-dip")...)},
 		{`Investigate what I never resolved: "` + mevText + `".`, entryRefs("e-mev")},
 		{`Find out when this holds and when it fails (contradicted 3 times, validated 3 times): "` + fundText + `".`, entryRefs("e-fund")},
 		{`Test this replicant hypothesis I never had time for: "funding-rate flips precede LP withdrawals".`,
-			[]deathreflect.Ref{{Kind: deathreflect.RefHypothesis, ID: "h-12"}}},
+			[]reflection.Ref{{Kind: reflection.RefHypothesis, ID: "h-12"}}},
 		{`Test this hypothesis I never had time for: "LP withdrawals cluster before oracle updates".`,
-			[]deathreflect.Ref{{Kind: deathreflect.RefHypothesis, ID: "h-20"}}},
+			[]reflection.Ref{{Kind: reflection.RefHypothesis, ID: "h-20"}}},
 	}
-	if d := cmp.Diff(want, adviceOf(r.Items(deathreflect.NameTellSuccessor))); d != "" {
+	if d := cmp.Diff(want, adviceOf(r.Items(reflection.NameTellSuccessor))); d != "" {
 		t.Errorf("tell_successor (-want +got):\n%s", d)
 	}
-	for _, it := range r.Items(deathreflect.NameTellSuccessor) {
+	for _, it := range r.Items(reflection.NameTellSuccessor) {
 		if d := cmp.Diff(textVector(it.Text), it.Vector); d != "" {
 			t.Errorf("advice %q: vector is not bardo-text/v1 of its text", it.Text)
 		}
@@ -59,19 +59,19 @@ func TestTellSuccessorScenario(t *testing.T) {
 }
 
 func TestTellSuccessorBounds(t *testing.T) {
-	c := deathreflect.NewCollector(header(), deathreflect.Limits{})
-	a := deathreflect.AutopsyInput{Ran: true, FailureRegime: "crisis"}
+	c := reflection.NewCollector(header(), reflection.Limits{})
+	a := reflection.AutopsyInput{Ran: true, FailureRegime: "crisis"}
 	for i := range 40 {
 		id := string(rune('A'+i%26)) + strings.Repeat("x", i/26)
 		e := entry("t-"+id, investigate)
 		c.AddEntry(e)
 		c.AddEntry(entry("q-"+id, investigate))
 		c.AddHypothesis(hypothesis("h-"+id, "", "", "maybe "+id))
-		a.Toxic = append(a.Toxic, toxic(e, deathreflect.RecommendReinvestigate, 0.5, ""))
+		a.Toxic = append(a.Toxic, toxic(e, reflection.RecommendReinvestigate, 0.5, ""))
 	}
 	c.AddDocument(document("PLAYBOOK.md", "- t-A\n- t-B\n- t-C\n- t-D\n"))
 	r := build(t, c, a, nil)
-	got := texts(r.Items(deathreflect.NameTellSuccessor))
+	got := texts(r.Items(reflection.NameTellSuccessor))
 	if len(got) != 23 {
 		t.Fatalf("tell_successor holds %d items, want 5 toxic + transition + playbook + 8 questions + 8 hypotheses = 23:\n%s", len(got), strings.Join(got, "\n"))
 	}
@@ -88,32 +88,32 @@ func TestTellSuccessorBounds(t *testing.T) {
 func TestRegimeTransition(t *testing.T) {
 	tests := []struct {
 		name string
-		a    deathreflect.AutopsyInput
+		a    reflection.AutopsyInput
 		want string // "" : no transition advice
 	}{
-		{"from a valid regime to a failing one", deathreflect.AutopsyInput{Ran: true, LastValidRegime: "bull", FailureRegime: "crisis"},
+		{"from a valid regime to a failing one", reflection.AutopsyInput{Ran: true, LastValidRegime: "bull", FailureRegime: "crisis"},
 			"What held in bull failed in crisis: re-validate regime-conditional knowledge before you trust it in crisis."},
-		{"one regime both valid and failing", deathreflect.AutopsyInput{Ran: true, LastValidRegime: "crisis", FailureRegime: "crisis"},
+		{"one regime both valid and failing", reflection.AutopsyInput{Ran: true, LastValidRegime: "crisis", FailureRegime: "crisis"},
 			"My predictions held in crisis and later failed in it: the regime alone does not explain my failure."},
-		{"only the failing regime", deathreflect.AutopsyInput{Ran: true, FailureRegime: "high_vol"},
+		{"only the failing regime", reflection.AutopsyInput{Ran: true, FailureRegime: "high_vol"},
 			"My predictions failed in high_vol: treat what I learned in other regimes as unproven there."},
-		{"only the last valid regime", deathreflect.AutopsyInput{Ran: true, LastValidRegime: "sideways"},
+		{"only the last valid regime", reflection.AutopsyInput{Ran: true, LastValidRegime: "sideways"},
 			"My predictions last held in sideways: expect my knowledge to fail outside it."},
-		{"hypothesis alone gains a full stop", deathreflect.AutopsyInput{Ran: true, Hypothesis: "volatility broke the gas heuristics"},
+		{"hypothesis alone gains a full stop", reflection.AutopsyInput{Ran: true, Hypothesis: "volatility broke the gas heuristics"},
 			"volatility broke the gas heuristics."},
-		{"hypothesis keeps its question mark", deathreflect.AutopsyInput{Ran: true, FailureRegime: "bear", Hypothesis: "did\nliquidity leave?"},
+		{"hypothesis keeps its question mark", reflection.AutopsyInput{Ran: true, FailureRegime: "bear", Hypothesis: "did\nliquidity leave?"},
 			"My predictions failed in bear: treat what I learned in other regimes as unproven there. did liquidity leave?"},
-		{"nothing known", deathreflect.AutopsyInput{Ran: true}, ""},
-		{"autopsy did not run", deathreflect.AutopsyInput{LastValidRegime: "bull", FailureRegime: "crisis"}, ""},
+		{"nothing known", reflection.AutopsyInput{Ran: true}, ""},
+		{"autopsy did not run", reflection.AutopsyInput{LastValidRegime: "bull", FailureRegime: "crisis"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := build(t, collect(deathreflect.Limits{}), tt.a, nil)
+			r := build(t, collect(reflection.Limits{}), tt.a, nil)
 			want := []string{}
 			if tt.want != "" {
 				want = append(want, tt.want)
 			}
-			if d := cmp.Diff(want, texts(r.Items(deathreflect.NameTellSuccessor))); d != "" {
+			if d := cmp.Diff(want, texts(r.Items(reflection.NameTellSuccessor))); d != "" {
 				t.Errorf("tell_successor (-want +got):\n%s", d)
 			}
 		})
@@ -122,14 +122,14 @@ func TestRegimeTransition(t *testing.T) {
 
 func TestTellFuncReplacesAdvice(t *testing.T) {
 	var seen []int // items per category, as the advisor saw them
-	tell := func(r *deathreflect.Reflection) ([]deathreflect.Item, error) {
+	tell := func(r *reflection.Reflection) ([]reflection.Item, error) {
 		for _, items := range r.Categories {
 			seen = append(seen, len(items))
 		}
-		return []deathreflect.Item{
+		return []reflection.Item{
 			{Index: 2, Name: "junk", Text: "Never trust a gas heuristic in a crisis.", Refs: entryRefs("e-gas"),
-				Vector: deathreflect.Vector{Space: "x", Data: []float32{1}}, Novelty: 0.7},
-			{Text: "Spend your first week testing h-12.", Refs: []deathreflect.Ref{{Kind: deathreflect.RefHypothesis, ID: "h-12"}}},
+				Vector: reflection.Vector{Space: "x", Data: []float32{1}}, Novelty: 0.7},
+			{Text: "Spend your first week testing h-12.", Refs: []reflection.Ref{{Kind: reflection.RefHypothesis, ID: "h-12"}}},
 		}, nil
 	}
 	r, err := scenarioCollector().Build(scenarioAutopsy(), scenarioGraph(), tell)
@@ -141,16 +141,16 @@ func TestTellFuncReplacesAdvice(t *testing.T) {
 	}
 	for i, n := range seen {
 		if empty := n == 0; empty != (i == 5) {
-			t.Errorf("the advisor saw %s with %d items", deathreflect.Names[i], n)
+			t.Errorf("the advisor saw %s with %d items", reflection.Names[i], n)
 		}
 	}
-	want := []deathreflect.Item{
-		{Index: 6, Name: deathreflect.NameTellSuccessor, Text: "Never trust a gas heuristic in a crisis.", Refs: entryRefs("e-gas"),
+	want := []reflection.Item{
+		{Index: 6, Name: reflection.NameTellSuccessor, Text: "Never trust a gas heuristic in a crisis.", Refs: entryRefs("e-gas"),
 			Vector: textVector("Never trust a gas heuristic in a crisis.")},
-		{Index: 6, Name: deathreflect.NameTellSuccessor, Text: "Spend your first week testing h-12.",
-			Refs: []deathreflect.Ref{{Kind: deathreflect.RefHypothesis, ID: "h-12"}}, Vector: textVector("Spend your first week testing h-12.")},
+		{Index: 6, Name: reflection.NameTellSuccessor, Text: "Spend your first week testing h-12.",
+			Refs: []reflection.Ref{{Kind: reflection.RefHypothesis, ID: "h-12"}}, Vector: textVector("Spend your first week testing h-12.")},
 	}
-	if d := cmp.Diff(want, r.Items(deathreflect.NameTellSuccessor)); d != "" {
+	if d := cmp.Diff(want, r.Items(reflection.NameTellSuccessor)); d != "" {
 		t.Errorf("tell_successor (-want +got):\n%s", d)
 	}
 	if !r.AdvisorUsed || r.AdvisorError != "" {
@@ -159,32 +159,32 @@ func TestTellFuncReplacesAdvice(t *testing.T) {
 }
 
 func TestTellFuncFallsBack(t *testing.T) {
-	item := func(text string, refs ...deathreflect.Ref) deathreflect.Item {
-		return deathreflect.Item{Text: text, Refs: refs}
+	item := func(text string, refs ...reflection.Ref) reflection.Item {
+		return reflection.Item{Text: text, Refs: refs}
 	}
-	many := make([]deathreflect.Item, deathreflect.MaxAdvisorItems+1)
+	many := make([]reflection.Item, reflection.MaxAdvisorItems+1)
 	for i := range many {
 		many[i] = item("advice")
 	}
 	tests := []struct {
 		name  string
-		items []deathreflect.Item
+		items []reflection.Item
 		err   error
 		want  string
 	}{
 		{"the advisor failed", nil, errors.New("advisor exited with status 3"), "advisor exited with status 3"},
-		{"no items", []deathreflect.Item{}, nil, "the advisor wrote no items"},
+		{"no items", []reflection.Item{}, nil, "the advisor wrote no items"},
 		{"too many items", many, nil, "the advisor wrote 33 items, more than 32"},
-		{"an item without text", []deathreflect.Item{item("fine"), item(" \n")}, nil, "advisor item 2: empty text"},
-		{"a reference to an unseen entry", []deathreflect.Item{item("x", entryRefs("e-ghost")...)}, nil,
+		{"an item without text", []reflection.Item{item("fine"), item(" \n")}, nil, "advisor item 2: empty text"},
+		{"a reference to an unseen entry", []reflection.Item{item("x", entryRefs("e-ghost")...)}, nil,
 			`advisor item 1: reference entry "e-ghost" is not drawn on by the reflection or the autopsy`},
-		{"a reference of the wrong kind", []deathreflect.Item{item("x", deathreflect.Ref{Kind: deathreflect.RefDocument, ID: "e-gas"})}, nil,
+		{"a reference of the wrong kind", []reflection.Item{item("x", reflection.Ref{Kind: reflection.RefDocument, ID: "e-gas"})}, nil,
 			`advisor item 1: reference document "e-gas" is not drawn on by the reflection or the autopsy`},
 	}
 	deterministic := build(t, scenarioCollector(), scenarioAutopsy(), scenarioGraph())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tell := func(*deathreflect.Reflection) ([]deathreflect.Item, error) { return tt.items, tt.err }
+			tell := func(*reflection.Reflection) ([]reflection.Item, error) { return tt.items, tt.err }
 			r, err := scenarioCollector().Build(scenarioAutopsy(), scenarioGraph(), tell)
 			if err != nil {
 				t.Fatalf("Build: %v (an advisor's failure is not Build's)", err)

@@ -1,4 +1,4 @@
-package reflect_test
+package reflection_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/bardo-golem/bardo/fixtures/synth"
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // TestSynthPlanted streams the small synthetic export through a collector
@@ -33,8 +33,8 @@ func TestSynthPlanted(t *testing.T) {
 	}
 	defer rd.Close()
 
-	big := deathreflect.Limits{Learned: 1e6, GotWrong: 1e6, Confused: 1e6, Suspect: 1e6, NeverTested: 1e6, CausalGraph: 1e6}
-	c := deathreflect.NewCollector(rd.Header(), big)
+	big := reflection.Limits{Learned: 1e6, GotWrong: 1e6, Confused: 1e6, Suspect: 1e6, NeverTested: 1e6, CausalGraph: 1e6}
+	c := reflection.NewCollector(rd.Header(), big)
 	toxicIDs := map[string]string{} // id → recommendation
 	for _, tx := range plan.Toxic {
 		toxicIDs[tx.ID] = tx.Recommendation
@@ -60,17 +60,17 @@ func TestSynthPlanted(t *testing.T) {
 			c.AddDocument(r)
 		}
 	}
-	a := deathreflect.AutopsyInput{Ran: true, FailureRegime: plan.FailureRegime, LastValidRegime: plan.LastValidRegime}
+	a := reflection.AutopsyInput{Ran: true, FailureRegime: plan.FailureRegime, LastValidRegime: plan.LastValidRegime}
 	var reinvestigate []string
 	for _, tx := range plan.Toxic {
 		a.Toxic = append(a.Toxic, toxic(found[tx.ID], tx.Recommendation, 0.5, tx.Reason))
-		if tx.Recommendation == deathreflect.RecommendReinvestigate {
+		if tx.Recommendation == reflection.RecommendReinvestigate {
 			reinvestigate = append(reinvestigate, tx.ID)
 		}
 	}
-	var graph []deathreflect.Edge
+	var graph []reflection.Edge
 	for _, e := range plan.Edges {
-		graph = append(graph, deathreflect.Edge{SourceID: e.Source, TargetID: e.Target, Weight: e.Weight, Evidence: e.Evidence, Mechanism: e.Mechanism})
+		graph = append(graph, reflection.Edge{SourceID: e.Source, TargetID: e.Target, Weight: e.Weight, Evidence: e.Evidence, Mechanism: e.Mechanism})
 	}
 	r := build(t, c, a, graph)
 
@@ -95,10 +95,10 @@ func TestSynthPlanted(t *testing.T) {
 		name string
 		want []string
 	}{
-		{deathreflect.NameGotWrong, union(plan.GotWrong, toxicList)},
-		{deathreflect.NameConfused, union(plan.RequiresInvestigation, plan.Contradicted, reinvestigate)},
-		{deathreflect.NameSuspect, union(plan.Suspect)},
-		{deathreflect.NameNeverTested, union(plan.UntestedHypotheses)},
+		{reflection.NameGotWrong, union(plan.GotWrong, toxicList)},
+		{reflection.NameConfused, union(plan.RequiresInvestigation, plan.Contradicted, reinvestigate)},
+		{reflection.NameSuspect, union(plan.Suspect)},
+		{reflection.NameNeverTested, union(plan.UntestedHypotheses)},
 	} {
 		if d := cmp.Diff(tt.want, ids(tt.name)); d != "" {
 			t.Errorf("%s against the plan (-planted +got):\n%s", tt.name, d)
@@ -108,11 +108,11 @@ func TestSynthPlanted(t *testing.T) {
 		name string
 		not  []string
 	}{
-		{deathreflect.NameGotWrong, plan.NotGotWrong},
-		{deathreflect.NameConfused, plan.NotContradicted},
-		{deathreflect.NameSuspect, plan.NotSuspect},
-		{deathreflect.NameLearned, plan.Quarantined},
-		{deathreflect.NameNeverTested, plan.TestedHypotheses},
+		{reflection.NameGotWrong, plan.NotGotWrong},
+		{reflection.NameConfused, plan.NotContradicted},
+		{reflection.NameSuspect, plan.NotSuspect},
+		{reflection.NameLearned, plan.Quarantined},
+		{reflection.NameNeverTested, plan.TestedHypotheses},
 	} {
 		for _, id := range tt.not {
 			if slices.Contains(ids(tt.name), id) {
@@ -130,7 +130,7 @@ func TestSynthPlanted(t *testing.T) {
 		}
 	}
 	slices.Sort(implicated)
-	pb := r.Items(deathreflect.NameFinalPlaybook)
+	pb := r.Items(reflection.NameFinalPlaybook)
 	if len(pb) != 1 {
 		t.Fatalf("final_playbook holds %d items, want 1", len(pb))
 	}
@@ -142,7 +142,7 @@ func TestSynthPlanted(t *testing.T) {
 	if d := cmp.Diff(implicated, got); d != "" {
 		t.Errorf("playbook implicates (-planted +got):\n%s", d)
 	}
-	if n, want := len(r.Items(deathreflect.NameCausalGraph)), len(plan.Edges); n != want {
+	if n, want := len(r.Items(reflection.NameCausalGraph)), len(plan.Edges); n != want {
 		t.Errorf("causal_graph holds %d items, want the %d planted edges", n, want)
 	}
 }

@@ -1,4 +1,4 @@
-package reflect_test
+package reflection_test
 
 import (
 	"fmt"
@@ -8,20 +8,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // inCategories lists the categories whose items reference the record,
 // leaving out tell_successor: it is derived from the others (tell_test.go).
-func inCategories(r *deathreflect.Reflection, kind, id string) []string {
+func inCategories(r *reflection.Reflection, kind, id string) []string {
 	names := []string{}
 	for i, items := range r.Categories {
-		if deathreflect.Names[i] == deathreflect.NameTellSuccessor {
+		if reflection.Names[i] == reflection.NameTellSuccessor {
 			continue
 		}
 		for _, it := range items {
-			if slices.Contains(it.Refs, deathreflect.Ref{Kind: kind, ID: id}) {
-				names = append(names, deathreflect.Names[i])
+			if slices.Contains(it.Refs, reflection.Ref{Kind: kind, ID: id}) {
+				names = append(names, reflection.Names[i])
 				break
 			}
 		}
@@ -31,10 +31,10 @@ func inCategories(r *deathreflect.Reflection, kind, id string) []string {
 
 func TestEntryCategoryRules(t *testing.T) {
 	const (
-		learned  = deathreflect.NameLearned
-		gotWrong = deathreflect.NameGotWrong
-		confused = deathreflect.NameConfused
-		suspect  = deathreflect.NameSuspect
+		learned  = reflection.NameLearned
+		gotWrong = reflection.NameGotWrong
+		confused = reflection.NameConfused
+		suspect  = reflection.NameSuspect
 	)
 	tests := []struct {
 		name string
@@ -71,8 +71,8 @@ func TestEntryCategoryRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := build(t, collect(deathreflect.Limits{}, tt.e), deathreflect.AutopsyInput{}, nil)
-			if d := cmp.Diff(tt.want, inCategories(r, deathreflect.RefEntry, "e")); d != "" {
+			r := build(t, collect(reflection.Limits{}, tt.e), reflection.AutopsyInput{}, nil)
+			if d := cmp.Diff(tt.want, inCategories(r, reflection.RefEntry, "e")); d != "" {
 				t.Errorf("categories (-want +got):\n%s", d)
 			}
 		})
@@ -87,20 +87,20 @@ func TestHypothesesAndDocuments(t *testing.T) {
 		id   string
 		want []string
 	}{
-		{"untested hypothesis is never tested", hypothesis("h", grimoire.HypothesisUntested, "replicant", "x"), deathreflect.RefHypothesis, "h", []string{deathreflect.NameNeverTested}},
-		{"hypothesis without status counts as untested", hypothesis("h", "", "", "x"), deathreflect.RefHypothesis, "h", []string{deathreflect.NameNeverTested}},
-		{"tested hypothesis is left out", hypothesis("h", grimoire.HypothesisTested, "expel", "x"), deathreflect.RefHypothesis, "h", []string{}},
-		{"STRATEGY.md is what I was built to do", document("STRATEGY.md", "LP on stable pairs\n"), deathreflect.RefDocument, "STRATEGY.md", []string{deathreflect.NameBuiltToDo}},
-		{"PLAYBOOK.md is the final playbook", document("PLAYBOOK.md", "# PLAYBOOK\n"), deathreflect.RefDocument, "PLAYBOOK.md", []string{deathreflect.NameFinalPlaybook}},
-		{"other documents are soma", document("NOTES.md", "x"), deathreflect.RefDocument, "NOTES.md", []string{}},
+		{"untested hypothesis is never tested", hypothesis("h", grimoire.HypothesisUntested, "replicant", "x"), reflection.RefHypothesis, "h", []string{reflection.NameNeverTested}},
+		{"hypothesis without status counts as untested", hypothesis("h", "", "", "x"), reflection.RefHypothesis, "h", []string{reflection.NameNeverTested}},
+		{"tested hypothesis is left out", hypothesis("h", grimoire.HypothesisTested, "expel", "x"), reflection.RefHypothesis, "h", []string{}},
+		{"STRATEGY.md is what I was built to do", document("STRATEGY.md", "LP on stable pairs\n"), reflection.RefDocument, "STRATEGY.md", []string{reflection.NameBuiltToDo}},
+		{"PLAYBOOK.md is the final playbook", document("PLAYBOOK.md", "# PLAYBOOK\n"), reflection.RefDocument, "PLAYBOOK.md", []string{reflection.NameFinalPlaybook}},
+		{"other documents are soma", document("NOTES.md", "x"), reflection.RefDocument, "NOTES.md", []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := build(t, collect(deathreflect.Limits{}, tt.rec), deathreflect.AutopsyInput{}, nil)
+			r := build(t, collect(reflection.Limits{}, tt.rec), reflection.AutopsyInput{}, nil)
 			if d := cmp.Diff(tt.want, inCategories(r, tt.kind, tt.id)); d != "" {
 				t.Errorf("categories (-want +got):\n%s", d)
 			}
-			if n := r.Len() - len(r.Items(deathreflect.NameTellSuccessor)); n != len(tt.want) {
+			if n := r.Len() - len(r.Items(reflection.NameTellSuccessor)); n != len(tt.want) {
 				t.Errorf("reflection holds %d items besides advice, want %d", n, len(tt.want))
 			}
 		})
@@ -108,19 +108,19 @@ func TestHypothesesAndDocuments(t *testing.T) {
 }
 
 func TestDocumentTexts(t *testing.T) {
-	r := build(t, collect(deathreflect.Limits{}, document("STRATEGY.md", "Provide liquidity.\n")), deathreflect.AutopsyInput{}, nil)
-	want := []deathreflect.Item{{
-		Index: 1, Name: deathreflect.NameBuiltToDo, Text: "Provide liquidity.\n",
-		Refs:   []deathreflect.Ref{{Kind: deathreflect.RefDocument, ID: "STRATEGY.md"}},
+	r := build(t, collect(reflection.Limits{}, document("STRATEGY.md", "Provide liquidity.\n")), reflection.AutopsyInput{}, nil)
+	want := []reflection.Item{{
+		Index: 1, Name: reflection.NameBuiltToDo, Text: "Provide liquidity.\n",
+		Refs:   []reflection.Ref{{Kind: reflection.RefDocument, ID: "STRATEGY.md"}},
 		Vector: textVector("Provide liquidity.\n"),
 	}}
-	if d := cmp.Diff(want, r.Items(deathreflect.NameBuiltToDo)); d != "" {
+	if d := cmp.Diff(want, r.Items(reflection.NameBuiltToDo)); d != "" {
 		t.Errorf("built_to_do (-want +got):\n%s", d)
 	}
-	for name, items := range map[string][]deathreflect.Item{
-		"no STRATEGY.md":  build(t, collect(deathreflect.Limits{}), deathreflect.AutopsyInput{}, nil).Items(deathreflect.NameBuiltToDo),
+	for name, items := range map[string][]reflection.Item{
+		"no STRATEGY.md":  build(t, collect(reflection.Limits{}), reflection.AutopsyInput{}, nil).Items(reflection.NameBuiltToDo),
 		"unknown name":    r.Items("what_i_ate"),
-		"no PLAYBOOK.md ": r.Items(deathreflect.NameFinalPlaybook),
+		"no PLAYBOOK.md ": r.Items(reflection.NameFinalPlaybook),
 	} {
 		if len(items) != 0 {
 			t.Errorf("%s: got %d items, want none", name, len(items))
@@ -130,8 +130,8 @@ func TestDocumentTexts(t *testing.T) {
 	// Two STRATEGY.md records: the bytewise greater text wins in either order.
 	a, b := document("STRATEGY.md", "alpha"), document("STRATEGY.md", "beta")
 	for _, order := range [][]grimoire.Record{{a, b}, {b, a}} {
-		r := build(t, collect(deathreflect.Limits{}, order...), deathreflect.AutopsyInput{}, nil)
-		if got := texts(r.Items(deathreflect.NameBuiltToDo)); !slices.Equal(got, []string{"beta"}) {
+		r := build(t, collect(reflection.Limits{}, order...), reflection.AutopsyInput{}, nil)
+		if got := texts(r.Items(reflection.NameBuiltToDo)); !slices.Equal(got, []string{"beta"}) {
 			t.Errorf("duplicate STRATEGY.md kept %q, want [beta]", got)
 		}
 	}
@@ -155,28 +155,28 @@ func TestCapsAndOrder(t *testing.T) {
 		// never_tested: by id.
 		hypothesis("h-9", "", "", "x"), hypothesis("h-1", "", "", "y"), hypothesis("h-5", "", "", "z"), hypothesis("H-7", "", "", "w"),
 	}
-	graph := []deathreflect.Edge{
+	graph := []reflection.Edge{
 		{SourceID: "l-a", TargetID: "l-B", Weight: 0.5, Evidence: 2},
 		{SourceID: "l-a", TargetID: "l-c", Weight: 0.9},
 		{SourceID: "l-B", TargetID: "l-d", Weight: 0.5, Evidence: 7},
 		{SourceID: "l-B", TargetID: "l-a", Weight: 0.5, Evidence: 2},
 	}
-	limits := deathreflect.Limits{Learned: 3, GotWrong: 3, Confused: 3, Suspect: 3, NeverTested: 3, CausalGraph: 3}
-	r := build(t, collect(limits, recs...), deathreflect.AutopsyInput{}, graph)
+	limits := reflection.Limits{Learned: 3, GotWrong: 3, Confused: 3, Suspect: 3, NeverTested: 3, CausalGraph: 3}
+	r := build(t, collect(limits, recs...), reflection.AutopsyInput{}, graph)
 	want := map[string][]string{
-		deathreflect.NameLearned:     {"l-c", "l-B", "l-a"},
-		deathreflect.NameGotWrong:    {"w-2", "w-3", "w-4"},
-		deathreflect.NameConfused:    {"c-2", "c-3", "c-1"},
-		deathreflect.NameSuspect:     {"s-2", "s-3", "s-4"},
-		deathreflect.NameNeverTested: {"H-7", "h-1", "h-5"},
-		deathreflect.NameCausalGraph: {"l-a", "l-B", "l-B"},
+		reflection.NameLearned:     {"l-c", "l-B", "l-a"},
+		reflection.NameGotWrong:    {"w-2", "w-3", "w-4"},
+		reflection.NameConfused:    {"c-2", "c-3", "c-1"},
+		reflection.NameSuspect:     {"s-2", "s-3", "s-4"},
+		reflection.NameNeverTested: {"H-7", "h-1", "h-5"},
+		reflection.NameCausalGraph: {"l-a", "l-B", "l-B"},
 	}
 	for name, ids := range want {
 		if d := cmp.Diff(ids, refIDs(r.Items(name))); d != "" {
 			t.Errorf("%s (-want +got):\n%s", name, d)
 		}
 	}
-	gotGraph := texts(r.Items(deathreflect.NameCausalGraph))
+	gotGraph := texts(r.Items(reflection.NameCausalGraph))
 	wantGraph := []string{
 		"l-a → l-c (weight 0.90)",
 		"l-B → l-d (weight 0.50, evidence 7)",
@@ -195,19 +195,19 @@ func TestDefaultCaps(t *testing.T) {
 			entry(id, category(grimoire.CategoryInsight), confidence(0.3), atCreation(0.9), negative, investigate, counts(0, 0)),
 			hypothesis("h"+id, "", "", "x"))
 	}
-	var graph []deathreflect.Edge
+	var graph []reflection.Edge
 	for i := range 100 {
-		graph = append(graph, deathreflect.Edge{SourceID: fmt.Sprintf("e-%03d", i), TargetID: "e-000", Weight: 0.5})
+		graph = append(graph, reflection.Edge{SourceID: fmt.Sprintf("e-%03d", i), TargetID: "e-000", Weight: 0.5})
 	}
-	r := build(t, collect(deathreflect.Limits{Learned: -1}, recs...), deathreflect.AutopsyInput{}, graph)
-	d := deathreflect.DefaultLimits()
+	r := build(t, collect(reflection.Limits{Learned: -1}, recs...), reflection.AutopsyInput{}, graph)
+	d := reflection.DefaultLimits()
 	want := []int{0, d.Learned, d.GotWrong, d.Confused, d.Suspect, 0, d.NeverTested, 0, d.CausalGraph}
 	for i, n := range want {
 		if i == 5 {
 			continue // advice has its own bounds, pinned in tell_test.go
 		}
 		if got := len(r.Categories[i]); got != n {
-			t.Errorf("%s holds %d items, want %d", deathreflect.Names[i], got, n)
+			t.Errorf("%s holds %d items, want %d", reflection.Names[i], got, n)
 		}
 	}
 	if got := len(r.Categories[5]); got != 16 {
@@ -226,7 +226,7 @@ func BenchmarkAddEntry(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		c := deathreflect.NewCollector(header(), deathreflect.Limits{})
+		c := reflection.NewCollector(header(), reflection.Limits{})
 		for _, e := range entries {
 			c.AddEntry(e)
 		}

@@ -1,4 +1,4 @@
-package reflect_test
+package reflection_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 	"github.com/bardo-golem/bardo/textembed"
 )
 
@@ -82,8 +82,8 @@ func document(name, text string) *grimoire.Document {
 }
 
 // collect feeds records to a new collector in the order given.
-func collect(limits deathreflect.Limits, recs ...grimoire.Record) *deathreflect.Collector {
-	c := deathreflect.NewCollector(header(), limits)
+func collect(limits reflection.Limits, recs ...grimoire.Record) *reflection.Collector {
+	c := reflection.NewCollector(header(), limits)
 	for _, r := range recs {
 		switch r := r.(type) {
 		case *grimoire.Entry:
@@ -97,7 +97,7 @@ func collect(limits deathreflect.Limits, recs ...grimoire.Record) *deathreflect.
 	return c
 }
 
-func build(t *testing.T, c *deathreflect.Collector, a deathreflect.AutopsyInput, graph []deathreflect.Edge) *deathreflect.Reflection {
+func build(t *testing.T, c *reflection.Collector, a reflection.AutopsyInput, graph []reflection.Edge) *reflection.Reflection {
 	t.Helper()
 	r, err := c.Build(a, graph, nil)
 	if err != nil {
@@ -107,7 +107,7 @@ func build(t *testing.T, c *deathreflect.Collector, a deathreflect.AutopsyInput,
 }
 
 // refIDs lists the id of each item's first reference.
-func refIDs(items []deathreflect.Item) []string {
+func refIDs(items []reflection.Item) []string {
 	ids := []string{}
 	for _, it := range items {
 		if len(it.Refs) > 0 {
@@ -118,7 +118,7 @@ func refIDs(items []deathreflect.Item) []string {
 }
 
 // texts lists the items' texts.
-func texts(items []deathreflect.Item) []string {
+func texts(items []reflection.Item) []string {
 	out := []string{}
 	for _, it := range items {
 		out = append(out, it.Text)
@@ -127,7 +127,7 @@ func texts(items []deathreflect.Item) []string {
 }
 
 // framed is each item as a person reads it: its lead and its text.
-func framed(items []deathreflect.Item) []string {
+func framed(items []reflection.Item) []string {
 	out := []string{}
 	for _, it := range items {
 		out = append(out, it.Framed())
@@ -152,10 +152,10 @@ func textCosine(a, b string) float64 {
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
 
-func toxic(e *grimoire.Entry, rec string, contribution float64, reason string) deathreflect.Toxic {
-	return deathreflect.Toxic{Entry: e, Recommendation: rec, Contribution: contribution, Reason: reason}
+func toxic(e *grimoire.Entry, rec string, contribution float64, reason string) reflection.Toxic {
+	return reflection.Toxic{Entry: e, Recommendation: rec, Contribution: contribution, Reason: reason}
 }
 
-func textVector(s string) deathreflect.Vector {
-	return deathreflect.Vector{Space: textembed.Space, Data: textembed.Embed(s)}
+func textVector(s string) reflection.Vector {
+	return reflection.Vector{Space: textembed.Space, Data: textembed.Embed(s)}
 }

@@ -1,4 +1,4 @@
-package reflect
+package reflection
 
 // The nine category names, keyed as in the bundle and decisions.md.
 const (

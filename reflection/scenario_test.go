@@ -1,8 +1,8 @@
-package reflect_test
+package reflection_test
 
 import (
 	"github.com/bardo-golem/bardo/grimoire"
-	deathreflect "github.com/bardo-golem/bardo/reflect"
+	"github.com/bardo-golem/bardo/reflection"
 )
 
 // The small scenario: a Golem that learned a gas heuristic in a bull market,
@@ -50,18 +50,18 @@ func scenarioRecords() []grimoire.Record {
 	}
 }
 
-func scenarioCollector() *deathreflect.Collector {
-	return collect(deathreflect.Limits{}, scenarioRecords()...)
+func scenarioCollector() *reflection.Collector {
+	return collect(reflection.Limits{}, scenarioRecords()...)
 }
 
-func scenarioAutopsy() deathreflect.AutopsyInput {
+func scenarioAutopsy() reflection.AutopsyInput {
 	es := scenarioEntries()
-	return deathreflect.AutopsyInput{
+	return reflection.AutopsyInput{
 		Ran: true,
-		Toxic: []deathreflect.Toxic{
-			toxic(es["e-gas"], deathreflect.RecommendInvert, 0.82, "failed 9 of 10 uses in crisis"),
-			toxic(es["e-dip"], deathreflect.RecommendDiscard, 0.41, "failed 4 of 7 uses"),
-			toxic(es["e-lag"], deathreflect.RecommendReinvestigate, 0.3, "only 3 uses in the window"),
+		Toxic: []reflection.Toxic{
+			toxic(es["e-gas"], reflection.RecommendInvert, 0.82, "failed 9 of 10 uses in crisis"),
+			toxic(es["e-dip"], reflection.RecommendDiscard, 0.41, "failed 4 of 7 uses"),
+			toxic(es["e-lag"], reflection.RecommendReinvestigate, 0.3, "only 3 uses in the window"),
 		},
 		FailureRegime:   "crisis",
 		LastValidRegime: "bull",
@@ -69,8 +69,8 @@ func scenarioAutopsy() deathreflect.AutopsyInput {
 	}
 }
 
-func scenarioGraph() []deathreflect.Edge {
-	return []deathreflect.Edge{
+func scenarioGraph() []reflection.Edge {
+	return []reflection.Edge{
 		{SourceID: "e-dip", TargetID: "e-lag", Weight: 0.3},
 		{SourceID: "e-gas", TargetID: "e-pool", Weight: 0.6, Evidence: 4, Mechanism: "liquidity flight", SourceText: gasText, TargetText: poolText},
 	}
