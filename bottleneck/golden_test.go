@@ -25,7 +25,7 @@ const small = "testdata/small.jsonl"
 // mustSelect ranks the entries of the export at path at its exported_at.
 func mustSelect(t *testing.T, path string, maxEntries int) []bottleneck.Ranked {
 	t.Helper()
-	src := grimoire.FileSource(path)
+	src := grimoire.FileInput(path)
 	defer src.Close()
 	r, err := src.Open(grimoire.ReadOptions{Strict: true})
 	if err != nil {

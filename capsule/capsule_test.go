@@ -20,7 +20,7 @@ import (
 func smallBundle(t testing.TB) (*bundle.Bundle, string) {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	src := grimoire.FileSource(filepath.Join(filepath.Dir(file), "..", "fixtures", "small.jsonl"))
+	src := grimoire.FileInput(filepath.Join(filepath.Dir(file), "..", "fixtures", "small.jsonl"))
 	b, err := thanatopsis.Build(src, thanatopsis.Options{MaxEntries: 2048, Force: true})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 
 func addExport(t *testing.T, l *clade.Loader, path string) int {
 	t.Helper()
-	src := grimoire.FileSource(path)
+	src := grimoire.FileInput(path)
 	defer src.Close()
 	n, err := l.AddExport(src, grimoire.ReadOptions{})
 	if err != nil {
@@ -141,7 +141,7 @@ func TestSpaceDisagreement(t *testing.T) {
 	t.Run("an export after an export", func(t *testing.T) {
 		l := clade.NewLoader()
 		addExport(t, l, "testdata/sibling.jsonl")
-		src := grimoire.FileSource("testdata/wide.jsonl")
+		src := grimoire.FileInput("testdata/wide.jsonl")
 		defer src.Close()
 		_, err := l.AddExport(src, grimoire.ReadOptions{})
 		var fe *grimoire.FieldError
@@ -165,7 +165,7 @@ func TestSpaceDisagreement(t *testing.T) {
 
 func TestMalformedExportAddsNothing(t *testing.T) {
 	l := clade.NewLoader()
-	src := grimoire.FileSource("testdata/malformed.jsonl")
+	src := grimoire.FileInput("testdata/malformed.jsonl")
 	defer src.Close()
 	n, err := l.AddExport(src, grimoire.ReadOptions{})
 	if !errors.Is(err, grimoire.ErrMalformed) || n != 0 || l.Len() != 0 {

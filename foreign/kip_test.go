@@ -16,7 +16,7 @@ import (
 
 func bundleOf(t *testing.T, path string) *bundle.Bundle {
 	t.Helper()
-	b, err := thanatopsis.Build(grimoire.FileSource(path), thanatopsis.Options{MaxEntries: 2048, Force: true})
+	b, err := thanatopsis.Build(grimoire.FileInput(path), thanatopsis.Options{MaxEntries: 2048, Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}

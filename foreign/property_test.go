@@ -24,7 +24,7 @@ func TestCapsuleProperties(t *testing.T) {
 			p.Seed, p.Entries, p.Episodes, p.Edges, p.Dims = seed, 150, 500, 60, 16
 			p.GolemID, p.Generation = fmt.Sprintf("golem-p%d", seed), int(seed)
 			path := fixturetest.WriteFile(t, t.TempDir(), p)
-			b, err := thanatopsis.Build(grimoire.FileSource(path), thanatopsis.Options{MaxEntries: 40, Force: true})
+			b, err := thanatopsis.Build(grimoire.FileInput(path), thanatopsis.Options{MaxEntries: 40, Force: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestCapsuleProperties(t *testing.T) {
 			if err := os.WriteFile(back, export, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			again, err := thanatopsis.Build(grimoire.FileSource(back), thanatopsis.Options{MaxEntries: 40})
+			again, err := thanatopsis.Build(grimoire.FileInput(back), thanatopsis.Options{MaxEntries: 40})
 			if err != nil {
 				t.Fatal(err)
 			}

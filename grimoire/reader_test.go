@@ -71,7 +71,7 @@ func TestCompressionNotFromName(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		rd, err := grimoire.FileSource(path).Open(grimoire.ReadOptions{})
+		rd, err := grimoire.FileInput(path).Open(grimoire.ReadOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

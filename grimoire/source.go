@@ -10,13 +10,12 @@ import (
 
 // Input is an export that can be read more than once: a file, reopened on
 // each Open, or a stream such as standard input, spooled to a temporary
-// file while it is first read. ARCHITECTURE.md calls it Source; that name
-// is the entry's source in the model.
+// file while it is first read: FileInput and SpoolInput make one.
 type Input struct {
 	name string
-	path string // FileSource
+	path string // FileInput
 
-	// SpoolSource.
+	// SpoolInput.
 	mu     sync.Mutex
 	stream io.Reader
 	tmpDir string
@@ -35,11 +34,11 @@ const (
 	spoolClosed                     // Close removed the spool
 )
 
-// FileSource returns the export at path; each Open reopens the file. "-"
-// is not a path: standard input is a SpoolSource.
-func FileSource(path string) *Input { return &Input{name: path, path: path} }
+// FileInput returns the export at path; each Open reopens the file. "-"
+// is not a path: standard input is a SpoolInput.
+func FileInput(path string) *Input { return &Input{name: path, path: path} }
 
-// SpoolSource returns the export r, named name in messages. The first Open
+// SpoolInput returns the export r, named name in messages. The first Open
 // reads r, copying its raw bytes (still compressed, if they are) into a
 // temporary file in tmpDir as they are read; later Opens read that file.
 // An Open before the first Reader has reached the end first copies the
@@ -48,7 +47,7 @@ func FileSource(path string) *Input { return &Input{name: path, path: path} }
 //
 // tmpDir must name a directory: the package does not read the environment
 // to find one.
-func SpoolSource(r io.Reader, name, tmpDir string) *Input {
+func SpoolInput(r io.Reader, name, tmpDir string) *Input {
 	return &Input{name: name, stream: r, tmpDir: tmpDir}
 }
 

@@ -53,7 +53,7 @@ func spoolFiles(t *testing.T, dir string) []string {
 }
 
 func TestFileSource(t *testing.T) {
-	in := grimoire.FileSource("testdata/small.jsonl")
+	in := grimoire.FileInput("testdata/small.jsonl")
 	if in.Name() != "testdata/small.jsonl" {
 		t.Errorf("Name() = %q", in.Name())
 	}
@@ -65,7 +65,7 @@ func TestFileSource(t *testing.T) {
 		t.Error(err)
 	}
 	t.Run("missing file", func(t *testing.T) {
-		_, err := grimoire.FileSource(filepath.Join(t.TempDir(), "nope.jsonl")).Open(grimoire.ReadOptions{})
+		_, err := grimoire.FileInput(filepath.Join(t.TempDir(), "nope.jsonl")).Open(grimoire.ReadOptions{})
 		if !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("error %v, want fs.ErrNotExist", err)
 		}
@@ -75,7 +75,7 @@ func TestFileSource(t *testing.T) {
 		if err := os.WriteFile(path, []byte(export(baseEntry)), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := grimoire.FileSource(path).Open(grimoire.ReadOptions{})
+		_, err := grimoire.FileInput(path).Open(grimoire.ReadOptions{})
 		if want := path + ":1: header must be the first record"; err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)
 		}
@@ -90,7 +90,7 @@ func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 func TestSpoolSourceReadTwice(t *testing.T) {
 	data := zstdBytes(t, bigExport(2000))
 	dir := t.TempDir()
-	in := grimoire.SpoolSource(onlyReader{bytes.NewReader(data)}, "-", dir)
+	in := grimoire.SpoolInput(onlyReader{bytes.NewReader(data)}, "-", dir)
 	first := openAll(t, in)
 	if len(first) != 2000 {
 		t.Fatalf("%d records, want 2000", len(first))
@@ -122,7 +122,7 @@ func TestSpoolSourceReadTwice(t *testing.T) {
 func TestSpoolSourceOpenBeforeEnd(t *testing.T) {
 	data := bigExport(2000)
 	want := read(t, bytes.NewReader(data), grimoire.ReadOptions{Name: "-"})
-	in := grimoire.SpoolSource(onlyReader{bytes.NewReader(data)}, "-", t.TempDir())
+	in := grimoire.SpoolInput(onlyReader{bytes.NewReader(data)}, "-", t.TempDir())
 	defer in.Close()
 	r1, err := in.Open(grimoire.ReadOptions{})
 	if err != nil {
@@ -151,7 +151,7 @@ func TestSpoolSourceOpenBeforeEnd(t *testing.T) {
 func TestSpoolSourceFailure(t *testing.T) {
 	boom := errors.New("pipe broke")
 	data := bigExport(10)
-	in := grimoire.SpoolSource(io.MultiReader(bytes.NewReader(data), errReader{boom}), "-", t.TempDir())
+	in := grimoire.SpoolInput(io.MultiReader(bytes.NewReader(data), errReader{boom}), "-", t.TempDir())
 	defer in.Close()
 	rd, err := in.Open(grimoire.ReadOptions{})
 	if err != nil {
@@ -174,7 +174,7 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // TestSpoolSourceNeedsDir checks that the spool directory is never
 // guessed from the environment.
 func TestSpoolSourceNeedsDir(t *testing.T) {
-	in := grimoire.SpoolSource(strings.NewReader(after(baseFitness)), "-", "")
+	in := grimoire.SpoolInput(strings.NewReader(after(baseFitness)), "-", "")
 	defer in.Close()
 	if _, err := in.Open(grimoire.ReadOptions{}); err == nil || err.Error() != "-: no directory to spool to" {
 		t.Errorf("error %v", err)

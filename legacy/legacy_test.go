@@ -23,7 +23,7 @@ const fixture = "testdata/thresholds.jsonl"
 
 func build(t *testing.T, o legacy.Options) *legacy.Legacy {
 	t.Helper()
-	src := grimoire.FileSource(fixture)
+	src := grimoire.FileInput(fixture)
 	defer src.Close()
 	l, err := legacy.Build(src, o)
 	if err != nil {
@@ -183,7 +183,7 @@ func TestListingOrder(t *testing.T) {
 func TestListingNoveltyAgainstClade(t *testing.T) {
 	alone := build(t, legacy.Options{Top: 100})
 	ld := clade.NewLoader()
-	src := grimoire.FileSource(fixture)
+	src := grimoire.FileInput(fixture)
 	defer src.Close()
 	if _, err := ld.AddExport(src, grimoire.ReadOptions{}); err != nil {
 		t.Fatal(err)
@@ -215,7 +215,7 @@ func TestListingNoveltyAgainstClade(t *testing.T) {
 }
 
 func TestOptionsRefused(t *testing.T) {
-	src := grimoire.FileSource(fixture)
+	src := grimoire.FileInput(fixture)
 	defer src.Close()
 	for _, tc := range []struct {
 		name string

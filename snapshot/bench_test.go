@@ -15,7 +15,7 @@ func BenchmarkBuild(b *testing.B) {
 	path := fixturetest.WriteFile(b, b.TempDir(), synth.Medium())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := snapshot.Build(grimoire.FileSource(path), snapshot.Options{}); err != nil {
+		if _, err := snapshot.Build(grimoire.FileInput(path), snapshot.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

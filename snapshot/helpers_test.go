@@ -21,7 +21,7 @@ func ptr[T any](v T) *T { return &v }
 // readAll returns an export's header and records.
 func readAll(t testing.TB, path string) (*grimoire.Header, []grimoire.Record) {
 	t.Helper()
-	r, err := grimoire.FileSource(path).Open(grimoire.ReadOptions{})
+	r, err := grimoire.FileInput(path).Open(grimoire.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func writeExport(t testing.TB, dir, name string, h *grimoire.Header, recs []grim
 // survive an encode and decode.
 func build(t testing.TB, path string) *bundle.Bundle {
 	t.Helper()
-	b, err := snapshot.Build(grimoire.FileSource(path), snapshot.Options{})
+	b, err := snapshot.Build(grimoire.FileInput(path), snapshot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,7 +201,7 @@ func TestReaderErrorGivesNoBundle(t *testing.T) {
 	if bytes.Equal(bad, readFile(t, small)) {
 		t.Fatal("the test export changed: no entry to break")
 	}
-	src := grimoire.FileSource(writeFile(t, "bad.jsonl", bad))
+	src := grimoire.FileInput(writeFile(t, "bad.jsonl", bad))
 	defer src.Close()
 	b, err := thanatopsis.Build(src, thanatopsis.Options{})
 	if b != nil {
@@ -218,7 +218,7 @@ func TestReaderErrorGivesNoBundle(t *testing.T) {
 
 func TestDuplicatePlaybookIsAnError(t *testing.T) {
 	export := append(readFile(t, small), []byte(`{"type":"document","name":"PLAYBOOK.md","text":"another"}`+"\n")...)
-	src := grimoire.FileSource(writeFile(t, "two-playbooks.jsonl", export))
+	src := grimoire.FileInput(writeFile(t, "two-playbooks.jsonl", export))
 	defer src.Close()
 	b, err := thanatopsis.Build(src, thanatopsis.Options{})
 	if b != nil || !errors.Is(err, grimoire.ErrMalformed) {
@@ -227,7 +227,7 @@ func TestDuplicatePlaybookIsAnError(t *testing.T) {
 }
 
 func TestMissingExport(t *testing.T) {
-	src := grimoire.FileSource(t.TempDir() + "/absent.jsonl")
+	src := grimoire.FileInput(t.TempDir() + "/absent.jsonl")
 	defer src.Close()
 	if b, err := thanatopsis.Build(src, thanatopsis.Options{}); b != nil || err == nil {
 		t.Errorf("Build of a missing file = %v, %v; want an error", b, err)
@@ -238,7 +238,7 @@ func TestMissingExport(t *testing.T) {
 // same bundle as from the file.
 func TestSpooledInput(t *testing.T) {
 	want := build(t, small, thanatopsis.Options{})
-	src := grimoire.SpoolSource(bytes.NewReader(readFile(t, small)), "-", t.TempDir())
+	src := grimoire.SpoolInput(bytes.NewReader(readFile(t, small)), "-", t.TempDir())
 	defer src.Close()
 	got, err := thanatopsis.Build(src, thanatopsis.Options{})
 	if err != nil {

@@ -82,7 +82,7 @@ func BenchmarkBuild(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := grimoire.FileSource(path)
+	src := grimoire.FileInput(path)
 	defer src.Close()
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
@@ -108,7 +108,7 @@ func BenchmarkBuildMedium(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := grimoire.FileSource(path)
+	src := grimoire.FileInput(path)
 	defer src.Close()
 	clade := randomClade(b, synth.DefaultModel, synth.Medium().Dims, 2000)
 	for _, maxEntries := range []int{0, 256} {

@@ -19,7 +19,7 @@ import (
 // texts without a vector, and vectors of a model the fixture does not use.
 func testClade(t testing.TB) []novelty.Knowledge {
 	t.Helper()
-	src := grimoire.FileSource(fixture)
+	src := grimoire.FileInput(fixture)
 	defer src.Close()
 	r, err := src.Open(grimoire.ReadOptions{})
 	if err != nil {
@@ -166,7 +166,7 @@ func TestNoCladeMeansNovel(t *testing.T) {
 // have another length is bad data, named against the export's header.
 func TestCladeOfAnotherLength(t *testing.T) {
 	c := cladeOf(t, []novelty.Knowledge{{ID: "k", Text: "x", Space: "test-embed", Vector: []float32{1, 0, 0}}})
-	src := grimoire.FileSource(small)
+	src := grimoire.FileInput(small)
 	defer src.Close()
 	b, err := thanatopsis.Build(src, thanatopsis.Options{Clade: c})
 	var fe *grimoire.FieldError

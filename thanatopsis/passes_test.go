@@ -42,7 +42,7 @@ func TestSecondPassOnlyWhenNeeded(t *testing.T) {
 		{"fixture capped at 16", "../fixtures/small.jsonl", Options{MaxEntries: 16}, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in := &countingInput{Input: grimoire.FileSource(tt.path)}
+			in := &countingInput{Input: grimoire.FileInput(tt.path)}
 			defer in.Close()
 			a, err := analyze(in, tt.opts)
 			if err != nil {
@@ -58,7 +58,7 @@ func TestSecondPassOnlyWhenNeeded(t *testing.T) {
 // TestExportChangedBetweenReads: a second read that no longer holds a
 // toxic entry is an error naming it, not a bundle without its text.
 func TestExportChangedBetweenReads(t *testing.T) {
-	in := &countingInput{Input: grimoire.FileSource("testdata/healthy.jsonl"), swapAt: 2, swap: grimoire.FileSource("testdata/small.jsonl")}
+	in := &countingInput{Input: grimoire.FileInput("testdata/healthy.jsonl"), swapAt: 2, swap: grimoire.FileInput("testdata/small.jsonl")}
 	defer in.Close()
 	a, err := analyze(in, Options{MaxEntries: 1, Force: true})
 	if a != nil || err == nil || !strings.Contains(err.Error(), `testdata/healthy.jsonl: entry "h-bad": the autopsy found it toxic, but a second read of the export does not hold it`) {

@@ -34,7 +34,7 @@ func build(t testing.TB, path string, opts thanatopsis.Options) *bundle.Bundle {
 // analyze is build, returning the whole analysis.
 func analyze(t testing.TB, path string, opts thanatopsis.Options) *thanatopsis.Analysis {
 	t.Helper()
-	src := grimoire.FileSource(path)
+	src := grimoire.FileInput(path)
 	defer src.Close()
 	a, err := thanatopsis.Analyze(src, opts)
 	if err != nil {
@@ -267,7 +267,7 @@ func TestMaxEntriesOption(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := grimoire.FileSource(small)
+			src := grimoire.FileInput(small)
 			defer src.Close()
 			b, err := thanatopsis.Build(src, thanatopsis.Options{MaxEntries: tt.maxEntries})
 			if tt.wantErr != "" {

@@ -74,7 +74,7 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 		return kind, nil
 	}
 	f.Close()
-	src := grimoire.FileSource(file)
+	src := grimoire.FileInput(file)
 	defer src.Close()
 	opts := g.readOptions(name, strict)
 	defer g.exportProgress(&opts, file)()

@@ -45,7 +45,7 @@ func laterSnapshot(t *testing.T, a *bundle.Bundle) *bundle.Bundle {
 // TestDiffSnapshotsGolden pins how bardo diff shows two insurance
 // snapshots of one Golem: their bodies, not a death bundle's (issue 5).
 func TestDiffSnapshotsGolden(t *testing.T) {
-	a, err := snapshot.Build(grimoire.FileSource(smallFixture), snapshot.Options{})
+	a, err := snapshot.Build(grimoire.FileInput(smallFixture), snapshot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // buildBundle runs the death pipeline over the export at path.
 func buildBundle(t *testing.T, path string, maxEntries int) *bundle.Bundle {
 	t.Helper()
-	b, err := thanatopsis.Build(grimoire.FileSource(path), thanatopsis.Options{MaxEntries: maxEntries})
+	b, err := thanatopsis.Build(grimoire.FileInput(path), thanatopsis.Options{MaxEntries: maxEntries})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

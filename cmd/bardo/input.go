@@ -30,13 +30,13 @@ func (g *globals) openInput(path string) (io.ReadCloser, error) {
 // removes.
 func (g *globals) exportSource(path string) (*grimoire.Input, error) {
 	if path != "-" {
-		return grimoire.FileSource(path), nil
+		return grimoire.FileInput(path), nil
 	}
 	dir, err := g.scratch.dir()
 	if err != nil {
 		return nil, err
 	}
-	return grimoire.SpoolSource(g.stdin, stdinName, dir), nil
+	return grimoire.SpoolInput(g.stdin, stdinName, dir), nil
 }
 
 // readOptions are the export reader's options for a command: warnings go

@@ -40,7 +40,7 @@ func cmdBundle(args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	t := time.Now()
-	b, err := thanatopsis.Build(grimoire.FileSource(fs.Arg(0)), thanatopsis.Options{})
+	b, err := thanatopsis.Build(grimoire.FileInput(fs.Arg(0)), thanatopsis.Options{})
 	if err != nil {
 		return err
 	}

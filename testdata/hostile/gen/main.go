@@ -55,7 +55,7 @@ func main() {
 	export := []byte(baseExport())
 	src := filepath.Join(dir, "base", "small8.jsonl")
 	write(src, export)
-	b, err := thanatopsis.Build(grimoire.FileSource(src), thanatopsis.Options{Read: grimoire.ReadOptions{Name: "small8.jsonl", Strict: true}})
+	b, err := thanatopsis.Build(grimoire.FileInput(src), thanatopsis.Options{Read: grimoire.ReadOptions{Name: "small8.jsonl", Strict: true}})
 	if err != nil {
 		log.Fatal(err)
 	}
