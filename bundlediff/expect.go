@@ -13,7 +13,7 @@ import (
 // Expected, with the rule's name; every other change is unexpected.
 const (
 	// RuleHeader: the header fields a successor's bundle always changes:
-	// golem_id, generation (+1), parents, exported_at, tick, phase, death,
+	// golem_id, generation (up: +1 for a child), parents, ancestry, exported_at, tick, phase, death,
 	// bottleneck.now, and the counts, which follow the sections.
 	RuleHeader = "successor_header"
 	// RuleDiscount: confidence is what inheritance gives, min(source
@@ -35,10 +35,18 @@ const (
 )
 
 // Descends reports whether bundle b descends from bundle a, whose digest
-// is aDigest: b names a as its parent. It is the one place that decides
-// descent.
+// is aDigest: b names a as a parent, or a is in b's ancestry (a
+// grandparent, or further: header.ancestry, nearest first). It is the one
+// place that decides descent.
 func Descends(aDigest string, b *bundle.Header) bool {
-	return slices.Contains(b.Parents, aDigest)
+	if aDigest == "" {
+		return false
+	}
+	if slices.Contains(b.Parents, aDigest) {
+		return true
+	}
+	_, ok := b.Ancestor(aDigest)
+	return ok
 }
 
 // explain marks the changes of r that inheritance explains when B
@@ -47,9 +55,9 @@ func explain(r *Result, a, b *bundle.Bundle) {
 	for i := range r.Header {
 		c := &r.Header[i]
 		f := c.Field
-		if f == "golem_id" || f == "parents" || f == "exported_at" || f == "tick" || f == "phase" ||
+		if f == "golem_id" || f == "parents" || f == "ancestry" || f == "exported_at" || f == "tick" || f == "phase" ||
 			f == "bottleneck.now" || strings.HasPrefix(f, "death.") || strings.HasPrefix(f, "counts.") ||
-			(f == "generation" && b.Header.Generation == a.Header.Generation+1) {
+			(f == "generation" && b.Header.Generation > a.Header.Generation) {
 			c.Expected, c.Rule = true, RuleHeader
 		}
 	}
