@@ -71,7 +71,7 @@ func diffGraph(a, b []bundle.Edge) (Graph, error) {
 		c.float("weight", e.Weight, f.Weight)
 		c.int("evidence", e.Evidence, f.Evidence)
 		c.optInt("lag", e.Lag, f.Lag)
-		c.str("mechanism", e.Mechanism, f.Mechanism)
+		c.optStr("mechanism", e.Mechanism, f.Mechanism)
 		if len(c) > 0 {
 			g.Changed = append(g.Changed, EdgeChange{SourceID: e.SourceID, TargetID: e.TargetID, Changes: c})
 		}
