@@ -129,9 +129,15 @@ func (t tally) accuracy() float64 { return float64(t.correct) / float64(t.known)
 // not change the Collector and may be called again.
 func (c *Collector) Result(opts Options) *Autopsy {
 	end := c.end()
+	start := end - WindowTicks + 1
+	if c.headerTick == nil && len(c.episodes) == 0 {
+		// No life recorded (a store's export has neither a tick nor
+		// episodes): the window is [0, 0], not ticks before the first.
+		start = 0
+	}
 	a := &Autopsy{
 		Clocks:              []string{},
-		WindowStart:         end - WindowTicks + 1,
+		WindowStart:         start,
 		WindowEnd:           end,
 		Fitness:             c.currentFitness(),
 		SenescenceThreshold: c.threshold,

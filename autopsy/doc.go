@@ -18,7 +18,8 @@
 //
 //	T_end − 500 < tick ≤ T_end
 //
-// that is the closed range [WindowStart, WindowEnd] = [T_end − 499, T_end].
+// that is the closed range [WindowStart, WindowEnd] = [T_end − 499, T_end];
+// with neither a tick nor an episode (a store's export), [0, 0].
 // Only episodes with a known prediction (correct true or false) are measured:
 // accuracy = correct / known, nil when nothing is known. "Before the window"
 // means tick ≤ T_end − 500; episodes after T_end are ignored. An entry listed

@@ -59,18 +59,21 @@ func Candidate(e *grimoire.Entry) bool {
 }
 
 // Score returns the bottleneck score of an entry at now (quality_score ×
-// decay) and the decay itself.
+// decay) and the decay itself, as a bundle or snapshot writes them down:
+// rounded to decay.Digits significant digits (decay.Round). The selector
+// ranks by this score, as FORMAT.md orders a bundle's entries: two scores
+// equal to six digits are a tie, broken by id.
 func Score(e *grimoire.Entry, now time.Time) (score, dec float64) {
 	dec = decay.Of(e, now)
-	return e.QualityScore * dec, dec
+	return decay.Round(float64(e.QualityScore * dec)), decay.Round(dec)
 }
 
 // Ranked is one selected entry.
 type Ranked struct {
 	Rank  int             `json:"rank"` // 1 is the best
 	Entry *grimoire.Entry `json:"entry"`
-	Score float64         `json:"score"` // quality_score × Decay
-	Decay float64         `json:"decay"` // temporal decay at the selector's now
+	Score float64         `json:"score"` // quality_score × Decay, rounded (Score)
+	Decay float64         `json:"decay"` // temporal decay at the selector's now, rounded
 }
 
 // better reports whether a ranks before b: a higher score, or an equal score

@@ -141,7 +141,8 @@ func TestResultOrder(t *testing.T) {
 		{6, "low-quality", 0.05, 0.25},
 		{7, "ephemeral-old", math.Exp2(-10), math.Exp2(-10)},
 	}
-	approx := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 1e-12 })
+	// Scores and decays are written to six significant digits (decay.Round).
+	approx := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 5e-6*math.Abs(b)+1e-12 })
 	if d := cmp.Diff(want, got, approx); d != "" {
 		t.Errorf("Result (-want +got):\n%s", d)
 	}
@@ -230,5 +231,30 @@ func TestSelectorKeepsParameters(t *testing.T) {
 	s := bottleneck.NewSelector(7, now)
 	if s.MaxEntries() != 7 || !s.Now().Equal(now) {
 		t.Errorf("MaxEntries, Now = %d, %v; want 7, %v", s.MaxEntries(), s.Now(), now)
+	}
+}
+
+// TestRanksByWrittenScore: the selection ranks by the score it writes,
+// rounded to six digits (FORMAT.md orders entries by it, then by id): two
+// scores equal to six digits are a tie, and the smaller id goes first.
+func TestRanksByWrittenScore(t *testing.T) {
+	structural := class(grimoire.DecayStructural)
+	higher := entry("b-higher", 0.40000001, 0, structural)
+	lower := entry("a-lower", 0.40000000, 0, structural)
+	if s1, _ := bottleneck.Score(higher, now); s1 != 0.4 {
+		t.Fatalf("Score(%v) = %v, want it rounded to 0.4", higher.QualityScore, s1)
+	}
+	for _, in := range [][]*grimoire.Entry{{higher, lower}, {lower, higher}} {
+		s := bottleneck.NewSelector(2, now)
+		for _, e := range in {
+			s.Add(e)
+		}
+		r := s.Result()
+		if got := ids(r); got[0] != "a-lower" || got[1] != "b-higher" {
+			t.Errorf("order %v, want [a-lower b-higher]: a tie, by id", got)
+		}
+		if r[0].Score != 0.4 || r[1].Score != 0.4 {
+			t.Errorf("scores %v, %v; want both written as 0.4", r[0].Score, r[1].Score)
+		}
 	}
 }

@@ -71,7 +71,8 @@ func TestRankSmallByHand(t *testing.T) {
 	for _, r := range mustSelect(t, small, bottleneck.DefaultMaxEntries) {
 		got = append(got, scored{r.Entry.ID, r.Score, r.Decay})
 	}
-	approx := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 1e-12 })
+	// Scores and decays are written to six significant digits (decay.Round).
+	approx := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 5e-6*math.Abs(b)+1e-12 })
 	if d := cmp.Diff(want, got, approx); d != "" {
 		t.Errorf("ranking (-want +got):\n%s", d)
 	}

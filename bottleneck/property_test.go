@@ -62,7 +62,7 @@ func fullSort(in []*grimoire.Entry, k int) []scored {
 			continue
 		}
 		d := decay.Of(e, now)
-		all = append(all, scored{e.ID, e.QualityScore * d, d})
+		all = append(all, scored{e.ID, decay.Round(e.QualityScore * d), decay.Round(d)})
 	}
 	slices.SortFunc(all, func(a, b scored) int {
 		if a.Score != b.Score {

@@ -64,9 +64,9 @@ func diffAutopsy(a, b *bundle.Autopsy) (Autopsy, error) {
 	c.optFloat("fitness", a.Fitness, b.Fitness)
 	c.float("senescence_threshold", a.SenescenceThreshold, b.SenescenceThreshold)
 	c.int("unrecorded_toxic", int64(a.UnrecordedToxic), int64(b.UnrecordedToxic))
-	c.str("failure_regime", a.FailureRegime, b.FailureRegime)
-	c.str("last_valid_regime", a.LastValidRegime, b.LastValidRegime)
-	c.str("regime_transition_hypothesis", a.RegimeTransitionHypothesis, b.RegimeTransitionHypothesis)
+	c.optStr("failure_regime", a.FailureRegime, b.FailureRegime)
+	c.optStr("last_valid_regime", a.LastValidRegime, b.LastValidRegime)
+	c.optStr("regime_transition_hypothesis", a.RegimeTransitionHypothesis, b.RegimeTransitionHypothesis)
 	out := Autopsy{Changes: nonNil(c)}
 
 	ai, err := toxicIndex("a", a.ToxicEntries)
@@ -120,9 +120,9 @@ func diffToxic(a, b *bundle.ToxicEntry) []Change {
 	c.float("failure_rate", a.FailureRate, b.FailureRate)
 	c.int("uses", int64(a.Uses), int64(b.Uses))
 	c.int("failures", int64(a.Failures), int64(b.Failures))
-	c.str("decay_class", a.DecayClass, b.DecayClass)
-	c.str("domain", a.Domain, b.Domain)
-	c.str("reason", a.Reason, b.Reason)
+	c.optStr("decay_class", a.DecayClass, b.DecayClass)
+	c.optStr("domain", a.Domain, b.Domain)
+	c.optStr("reason", a.Reason, b.Reason)
 	return c
 }
 

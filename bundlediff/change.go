@@ -26,7 +26,9 @@ type Change struct {
 
 // String formats the change for a person: "confidence 0.300 → 0.255
 // (−0.045)". Numbers show with three decimals, or with as many more as it
-// takes for the two values to print differently.
+// takes for the two values to print differently, up to six; a number
+// below 0.001, or one whose other side is absent, shows HumanDigits
+// significant digits. A and B keep the exact values.
 func (c Change) String() string {
 	if c.Cosine != nil {
 		return fmt.Sprintf("%s %s → %s (cosine %s)", c.Field, formatValue(c.A), formatValue(c.B), strconv.FormatFloat(*c.Cosine, 'f', 6, 64))
@@ -34,6 +36,9 @@ func (c Change) String() string {
 	af, aok := c.A.(float64)
 	bf, bok := c.B.(float64)
 	if aok && bok && c.Delta != nil {
+		if small(af) && small(bf) {
+			return fmt.Sprintf("%s %s → %s (%s)", c.Field, human(af), human(bf), signed(human(*c.Delta)))
+		}
 		p := precision(af, bf)
 		return fmt.Sprintf("%s %s → %s (%s)", c.Field,
 			strconv.FormatFloat(af, 'f', p, 64), strconv.FormatFloat(bf, 'f', p, 64), signed(strconv.FormatFloat(*c.Delta, 'f', p, 64)))
@@ -46,15 +51,29 @@ func (c Change) String() string {
 	return fmt.Sprintf("%s %s → %s", c.Field, formatValue(c.A), formatValue(c.B))
 }
 
+// HumanDigits is the significant digits a number is printed with for a
+// person (String; bardo diff's tables): confidence 0.2168, not
+// 0.21674999999999997. --json keeps every digit.
+const HumanDigits = 4
+
+// human formats x to HumanDigits significant digits.
+func human(x float64) string { return strconv.FormatFloat(x, 'g', HumanDigits, 64) }
+
+// small reports whether x is nonzero and below 0.001 in magnitude, where
+// three decimals would print 0.000: such a number prints with
+// significant digits (human).
+func small(x float64) bool { return x != 0 && math.Abs(x) < 0.001 }
+
 // precision returns the decimals that show a and b apart: 3, or more when
-// they agree to three places.
+// they agree to three places, up to 6: two numbers a person cannot tell
+// apart at six decimals print alike, their delta shows that they differ.
 func precision(a, b float64) int {
-	for p := 3; p < 17; p++ {
+	for p := 3; p < 6; p++ {
 		if strconv.FormatFloat(a, 'f', p, 64) != strconv.FormatFloat(b, 'f', p, 64) {
 			return p
 		}
 	}
-	return 17
+	return 6
 }
 
 // signed gives a formatted number its sign: "+0.100", "−0.045" (U+2212,
@@ -72,7 +91,7 @@ func formatValue(v any) string {
 	case nil:
 		return "absent"
 	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return human(v)
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case bool:

@@ -164,8 +164,8 @@ func TestDiff(t *testing.T) {
 			"autopsy ~ accuracy 0.25 → absent",
 			"autopsy ~ fitness absent → 0.2",
 			"autopsy ~ failure_regime crisis → bear",
-			`autopsy ~ last_valid_regime bull → ""`,
-			`autopsy ~ regime_transition_hypothesis "" → "liquidity left"`,
+			"autopsy ~ last_valid_regime bull → absent", // left out, as the format leaves it
+			`autopsy ~ regime_transition_hypothesis absent → "liquidity left"`,
 		}},
 		{"toxic entries added, removed, changed", func(b *bundle.Bundle) {
 			a := b.Body.Autopsy

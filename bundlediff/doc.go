@@ -31,6 +31,18 @@
 // digest is compared, and the order of reflection items and toxic
 // entries, which no rule fixes, is reported when it changes.
 //
+// # Descent
+//
+// When B descends from A (Descends: A's digest is one of B's parents or
+// in B's header.ancestry), every change that inheritance explains is
+// marked Expected with the Rule… constant that explains it (expect.go):
+// the successor's header fields, the generational discount, provenance
+// and source bookkeeping, archiving below the floor, reflection items and
+// autopsy markers arriving as entries, entries cut by B's full bottleneck
+// or taken for sightings when A is inherited (inherit.PlanBundle into an
+// empty store), their edges, and B's own reflection, autopsy and left-out
+// references. Everything else is unexpected.
+//
 // # Kinds
 //
 // Bundles of different kinds are not compared: Diff returns a KindError.

@@ -3,8 +3,10 @@ package bundlediff
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/decay"
 	"github.com/bardo-golem/bardo/inherit"
 )
 
@@ -13,7 +15,7 @@ import (
 // Expected, with the rule's name; every other change is unexpected.
 const (
 	// RuleHeader: the header fields a successor's bundle always changes:
-	// golem_id, generation (+1), parents, exported_at, tick, phase, death,
+	// golem_id, generation (up: +1 for a child), parents, ancestry, exported_at, tick, phase, death,
 	// bottleneck.now, and the counts, which follow the sections.
 	RuleHeader = "successor_header"
 	// RuleDiscount: confidence is what inheritance gives, min(source
@@ -30,15 +32,35 @@ const (
 	// B as an entry (provenance death_reflection, sourced at A).
 	RuleArrival = "reflection_arrival"
 	// RuleRewritten: B's reflection and autopsy are its own, written from
-	// its store and its life; they are shown with --all or --section.
+	// its store and its life, and so are the references its reflection
+	// leaves out; they are shown with --all or --section.
 	RuleRewritten = "successor_rewrites"
+	// RuleCut: an entry of A that B's bottleneck left out: B holds as many
+	// entries as its bottleneck keeps (bottleneck.max_entries, fewer than
+	// its candidates), and the entry, carried unchanged, would score below
+	// B's last (quality_score × decay at B's bottleneck.now, ties by id).
+	// An edge of A that loses an end so is cut with it.
+	RuleCut = "bottleneck_cut"
+	// RuleSighting: an entry of A that inheritance takes for a sighting of
+	// another entry of A (its content, or a cosine above 0.95,
+	// inherit.SkipAbove: the plan of inheriting A into an empty store, as
+	// inherit.PlanBundle makes it), and an edge of A moved onto that entry.
+	RuleSighting = "inheritance_sighting"
 )
 
 // Descends reports whether bundle b descends from bundle a, whose digest
-// is aDigest: b names a as its parent. It is the one place that decides
-// descent.
+// is aDigest: b names a as a parent, or a is in b's ancestry (a
+// grandparent, or further: header.ancestry, nearest first). It is the one
+// place that decides descent.
 func Descends(aDigest string, b *bundle.Header) bool {
-	return slices.Contains(b.Parents, aDigest)
+	if aDigest == "" {
+		return false
+	}
+	if slices.Contains(b.Parents, aDigest) {
+		return true
+	}
+	_, ok := b.Ancestor(aDigest)
+	return ok
 }
 
 // explain marks the changes of r that inheritance explains when B
@@ -47,9 +69,9 @@ func explain(r *Result, a, b *bundle.Bundle) {
 	for i := range r.Header {
 		c := &r.Header[i]
 		f := c.Field
-		if f == "golem_id" || f == "parents" || f == "exported_at" || f == "tick" || f == "phase" ||
+		if f == "golem_id" || f == "parents" || f == "ancestry" || f == "exported_at" || f == "tick" || f == "phase" ||
 			f == "bottleneck.now" || strings.HasPrefix(f, "death.") || strings.HasPrefix(f, "counts.") ||
-			(f == "generation" && b.Header.Generation == a.Header.Generation+1) {
+			(f == "generation" && b.Header.Generation > a.Header.Generation) {
 			c.Expected, c.Rule = true, RuleHeader
 		}
 	}
@@ -72,6 +94,11 @@ func explain(r *Result, a, b *bundle.Bundle) {
 			e.Source.Generation == a.Header.Generation {
 			x.Expected, x.Rule = true, RuleArrival
 		}
+	}
+	sighted := explainRemoved(r, a, b)
+	explainGraph(r, sighted)
+	if !r.LeftOut.empty() {
+		r.LeftOut.Expected, r.LeftOut.Rule = true, RuleRewritten
 	}
 	rf := &r.Reflection
 	if !rf.empty() {
@@ -132,5 +159,117 @@ func explainEntry(ec *EntryChange, a, b *bundle.Entry, ab, bb *bundle.Bundle) {
 	}
 	if all {
 		ec.Expected, ec.Rule = true, rule
+	}
+}
+
+// explainRemoved marks the entries of A that B lacks because of its
+// bottleneck (RuleCut) or because inheritance took them for sightings of
+// an entry B holds (RuleSighting). It returns the sightings: the id of A's
+// entry → the id of B's entry it was a sighting of.
+func explainRemoved(r *Result, a, b *bundle.Bundle) map[string]string {
+	sighted := map[string]string{}
+	if len(r.Entries.Removed) == 0 {
+		return sighted
+	}
+	ai := make(map[string]*bundle.Entry, len(a.Body.Entries))
+	for i := range a.Body.Entries {
+		ai[a.Body.Entries[i].ID] = &a.Body.Entries[i]
+	}
+	// B's last entry: the score and id an entry must beat to be kept.
+	full := false
+	var last *bundle.Entry
+	if h := &b.Header; h.Bottleneck.MaxEntries > 0 && len(b.Body.Entries) >= h.Bottleneck.MaxEntries &&
+		h.Counts.Candidates > len(b.Body.Entries) {
+		full, last = true, &b.Body.Entries[len(b.Body.Entries)-1]
+	}
+	now, nowErr := time.Parse(time.RFC3339Nano, b.Header.Bottleneck.Now)
+	var replayed map[string]string // computed once, when needed
+	for i := range r.Entries.Removed {
+		x := &r.Entries.Removed[i]
+		e := ai[x.ID]
+		if e == nil {
+			continue
+		}
+		if full && nowErr == nil {
+			if score, ok := carriedScore(e, now); ok && (score < last.Score || score == last.Score && x.ID > last.ID) {
+				x.Expected, x.Rule = true, RuleCut
+				continue
+			}
+		}
+		if replayed == nil {
+			replayed = replaySightings(a, r.A.Digest, b)
+		}
+		if kept, ok := replayed[x.ID]; ok && kept != x.ID {
+			x.Expected, x.Rule = true, RuleSighting
+			sighted[x.ID] = kept
+		}
+	}
+	return sighted
+}
+
+// replaySightings plans the inheritance of A into an empty store of B's
+// golem and generation (inherit.PlanBundle, the rules inherit applies)
+// and returns its sightings: the id of A's entry → the id of the entry it
+// was taken for a sighting of. An error gives none.
+func replaySightings(a *bundle.Bundle, digest string, b *bundle.Bundle) map[string]string {
+	out := map[string]string{}
+	p, err := inherit.PlanBundle(a, digest, inherit.Target{GolemID: b.Header.GolemID, Generation: b.Header.Generation}, inherit.Options{})
+	if err != nil {
+		return out
+	}
+	for _, s := range p.Sightings {
+		out[s.IncomingID] = s.ExistingID
+	}
+	return out
+}
+
+// carriedScore is the bottleneck score entry e of A would have in B at
+// now, carried unchanged: its quality_score × its decay at now, rounded
+// as the bottleneck writes it (bottleneck.Score).
+func carriedScore(e *bundle.Entry, now time.Time) (float64, bool) {
+	at, err := time.Parse(time.RFC3339Nano, e.LastAccessedAt)
+	if err != nil {
+		return 0, false
+	}
+	p := decay.Params{
+		DecayClass: e.DecayClass, Strength: e.Strength, QualityScore: e.QualityScore, LastAccessedAt: at,
+		DeathTestament: e.IsBloodstain || e.Provenance == "death_reflection",
+	}
+	return decay.Round(float64(e.QualityScore * p.At(now))), true
+}
+
+// explainGraph marks the edges of A that lost an end to B's bottleneck
+// (RuleCut), and those inheritance moved onto the entry an end was a
+// sighting of (RuleSighting): the edge of A removed, its copy added.
+func explainGraph(r *Result, sighted map[string]string) {
+	cut := map[string]bool{}
+	for _, x := range r.Entries.Removed {
+		if x.Rule == RuleCut {
+			cut[x.ID] = true
+		}
+	}
+	moved := map[edgeKey]bool{}
+	for i := range r.CausalGraph.Removed {
+		x := &r.CausalGraph.Removed[i]
+		switch {
+		case cut[x.SourceID] || cut[x.TargetID]:
+			x.Expected, x.Rule = true, RuleCut
+		case sighted[x.SourceID] != "" || sighted[x.TargetID] != "":
+			k := edgeKey{x.SourceID, x.TargetID}
+			if s := sighted[k.source]; s != "" {
+				k.source = s
+			}
+			if t := sighted[k.target]; t != "" {
+				k.target = t
+			}
+			moved[k] = true
+			x.Expected, x.Rule = true, RuleSighting
+		}
+	}
+	for i := range r.CausalGraph.Added {
+		x := &r.CausalGraph.Added[i]
+		if moved[edgeKey{x.SourceID, x.TargetID}] {
+			x.Expected, x.Rule = true, RuleSighting
+		}
 	}
 }

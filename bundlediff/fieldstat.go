@@ -72,8 +72,12 @@ func (r *Result) FieldStats() []FieldStat {
 	add("playbook", "lines", "removed", false, p.LinesRemoved)
 	fields("playbook", p.Changes, false)
 	g := &r.CausalGraph
-	add("causal_graph", "", "added", false, len(g.Added))
-	add("causal_graph", "", "removed", false, len(g.Removed))
+	for _, x := range g.Added {
+		add("causal_graph", "", "added", x.Expected, 1)
+	}
+	for _, x := range g.Removed {
+		add("causal_graph", "", "removed", x.Expected, 1)
+	}
 	for _, x := range g.Changed {
 		fields("causal_graph", x.Changes, false)
 	}
@@ -88,8 +92,8 @@ func (r *Result) FieldStats() []FieldStat {
 		fields("entries", x.Changes, false)
 	}
 	add("entries", "", "reminted", false, len(e.Reminted))
-	add("left_out", "", "added", false, len(r.LeftOut.Added))
-	add("left_out", "", "removed", false, len(r.LeftOut.Removed))
+	add("left_out", "", "added", r.LeftOut.Expected, len(r.LeftOut.Added))
+	add("left_out", "", "removed", r.LeftOut.Expected, len(r.LeftOut.Removed))
 	for i := range out {
 		out[i].Field = strings.TrimSuffix(out[i].Field, ".")
 	}

@@ -27,6 +27,10 @@ type Edge struct {
 	Evidence  int64   `json:"evidence"`
 	Lag       *int64  `json:"lag,omitempty"`
 	Mechanism string  `json:"mechanism,omitempty"`
+	// Expected is true when B descends from A and Rule (RuleCut,
+	// RuleSighting) explains why the edge is in one bundle only.
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 // EdgeChange is an edge of both bundles that differs.
@@ -67,7 +71,7 @@ func diffGraph(a, b []bundle.Edge) (Graph, error) {
 		c.float("weight", e.Weight, f.Weight)
 		c.int("evidence", e.Evidence, f.Evidence)
 		c.optInt("lag", e.Lag, f.Lag)
-		c.str("mechanism", e.Mechanism, f.Mechanism)
+		c.optStr("mechanism", e.Mechanism, f.Mechanism)
 		if len(c) > 0 {
 			g.Changed = append(g.Changed, EdgeChange{SourceID: e.SourceID, TargetID: e.TargetID, Changes: c})
 		}
@@ -112,6 +116,10 @@ func edgeIndex(side string, edges []bundle.Edge) (map[edgeKey]int, error) {
 type LeftOut struct {
 	Added   []string `json:"added"`
 	Removed []string `json:"removed"`
+	// Expected is true when B descends from A: the references B leaves out
+	// are its own reflection's (Rule RuleRewritten).
+	Expected bool   `json:"expected"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 func (l *LeftOut) empty() bool { return len(l.Added)+len(l.Removed) == 0 }

@@ -1,6 +1,10 @@
 package bundlediff
 
-import "github.com/bardo-golem/bardo/bundle"
+import (
+	"strconv"
+
+	"github.com/bardo-golem/bardo/bundle"
+)
 
 // diffHeader compares every header field, in FORMAT.md's order, naming
 // nested fields by their path ("death.cause", "counts.entries"). An
@@ -14,6 +18,7 @@ func diffHeader(a, b *bundle.Header) []Change {
 	c.int("generation", int64(a.Generation), int64(b.Generation))
 	c.optStr("lineage_id", a.LineageID, b.LineageID)
 	c.strs("parents", a.Parents, b.Parents)
+	c.strs("ancestry", ancestry(a), ancestry(b))
 	c.str("exported_at", a.ExportedAt, b.ExportedAt)
 	c.optInt("tick", a.Tick, b.Tick)
 	c.optStr("phase", a.Phase, b.Phase)
@@ -93,4 +98,14 @@ func diffAdvisor(c *changes, a, b *bundle.Advisor) {
 			*c = append(*c, Change{Field: "advisor.reason", B: b.Reason})
 		}
 	}
+}
+
+// ancestry lists a header's ancestors as "golem_id@generation digest",
+// nearest first.
+func ancestry(h *bundle.Header) []string {
+	var out []string
+	for _, a := range h.Ancestry {
+		out = append(out, a.GolemID+"@"+strconv.Itoa(a.Generation)+" "+a.Digest)
+	}
+	return out
 }

@@ -10,10 +10,31 @@
 // death_reflection) have H × 3; entries with quality_score < 0.3 have H / 2.
 // The factors act on the half-life, never on the score. Decay is computed
 // when used and never written back.
+//
+// # Precision
+//
+// The numbers bardo computes and writes down — an entry's arrival
+// confidence on inheritance (inherit), its bottleneck score and decay in a
+// bundle or snapshot (bottleneck.Score) — are rounded by Round to Digits
+// (6) significant decimal digits, so a store and an export read 0.21675
+// for 0.3 × 0.85², not 0.21674999999999997. Round converts to decimal and
+// back with strconv, in integer arithmetic and correctly rounded IEEE
+// operations that no CPU fuses: the same bits on every GOARCH.
+//
+// Rounding is monotone (x ≤ y gives Round(x) ≤ Round(y)), so decisions
+// stay as they were but for values equal to six digits: the bottleneck
+// ranks by the score it writes, as FORMAT.md orders a bundle's entries,
+// so two scores equal to six digits tie and the smaller id goes first; an
+// arrival confidence is compared with the retrieval floor (0.05) once
+// rounded, which changes the answer only for 0.04999995 ≤ x < 0.05.
+// Decay here (At, Of, EffectiveWeight) is never rounded: maintenance and
+// recall decide on it as computed. Values a Golem wrote itself (its
+// confidences, quality scores) are kept as they are.
 package decay
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -128,4 +149,23 @@ func Of(e *grimoire.Entry, now time.Time) float64 { return ParamsOf(e).At(now) }
 // when it is used at now.
 func EffectiveWeight(e *grimoire.Entry, now time.Time) float64 {
 	return e.Confidence * Of(e, now)
+}
+
+// Digits is the significant decimal digits of the values bardo computes
+// and writes down (Round).
+const Digits = 6
+
+// Round returns x rounded to Digits significant decimal digits, the
+// float64 nearest that decimal: 0.21674999999999997 → 0.21675. Zero,
+// infinities and NaN are returned as they are. The result is the same on
+// every CPU (see Precision in the package doc).
+func Round(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', Digits, 64), 64)
+	if err != nil { // cannot happen: FormatFloat writes a valid number
+		return x
+	}
+	return r
 }

@@ -77,7 +77,7 @@ func TestReflectionAndAutopsyRows(t *testing.T) {
 			switch {
 			case e.Category != tc.category || e.Polarity != tc.polarity || a.Kind != tc.kind:
 				t.Errorf("category %q polarity %q kind %q", e.Category, e.Polarity, a.Kind)
-			case !near(e.Confidence, tc.conf) || *e.Store.ArrivalConfidence != e.Confidence:
+			case !nearRounded(e.Confidence, tc.conf) || *e.Store.ArrivalConfidence != e.Confidence:
 				t.Errorf("confidence %v, want %v", e.Confidence, tc.conf)
 			case e.QualityScore != tc.quality || e.RequiresInvestigation != tc.investigate:
 				t.Errorf("quality %v investigate %v", e.QualityScore, e.RequiresInvestigation)

@@ -45,7 +45,7 @@ func TestCladePushArrivals(t *testing.T) {
 				t.Fatalf("%s not admitted", id)
 			}
 			e := &a.Entry
-			if !near(e.Confidence, conf) || *e.Store.ArrivalConfidence != e.Confidence || e.Store.Channel != inherit.ChannelClade {
+			if !nearRounded(e.Confidence, conf) || *e.Store.ArrivalConfidence != e.Confidence || e.Store.Channel != inherit.ChannelClade {
 				t.Errorf("store generation %d: %s arrives at %v (arrival %v, channel %q), want %v on the clade channel",
 					storeGen, id, e.Confidence, *e.Store.ArrivalConfidence, e.Store.Channel, conf)
 			}

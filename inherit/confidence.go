@@ -1,6 +1,10 @@
 package inherit
 
-import "math"
+import (
+	"math"
+
+	"github.com/bardo-golem/bardo/decay"
+)
 
 // The numbers of decisions.md, "Inheritance".
 const (
@@ -64,12 +68,13 @@ func NewKnowledgeConfidence(base float64, hops int) float64 {
 }
 
 // CladeConfidence is the confidence a sibling's knowledge arrives with:
-// min(confidence, 0.4) × 0.80, never above 0.32.
+// min(confidence, 0.4) × 0.80, never above 0.32, rounded (decay.Round).
 func CladeConfidence(confidence float64) float64 {
-	return min(min(unit(confidence), CladeCap)*CladeFactor, BaseClade)
+	return decay.Round(min(float64(min(unit(confidence), CladeCap)*CladeFactor), BaseClade))
 }
 
-// generational returns c × 0.85^(hops−1), at most limit. The power is
+// generational returns c × 0.85^(hops−1), at most limit, rounded to
+// decay.Digits significant digits (decay.Round). The power is
 // taken by repeated multiplication, which gives the same bits everywhere;
 // past 2^-1000 (some 4,300 generations) it is 0, as repeated
 // multiplication would never reach it: the smallest subnormal times 0.85
@@ -82,7 +87,7 @@ func generational(c float64, hops int, limit float64) float64 {
 			break
 		}
 	}
-	return min(c*f, limit)
+	return decay.Round(min(float64(c*f), limit))
 }
 
 // unit clamps x into [0, 1]; NaN is 0.

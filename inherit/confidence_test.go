@@ -52,7 +52,7 @@ func TestPredecessorConfidence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := inherit.PredecessorConfidence(tc.conf, tc.hops)
-			if !near(got, tc.want) {
+			if !nearRounded(got, tc.want) {
 				t.Errorf("PredecessorConfidence(%v, %d) = %v, want %v", tc.conf, tc.hops, got, tc.want)
 			}
 			if got > inherit.BasePredecessor {
@@ -79,7 +79,7 @@ func TestNewKnowledgeConfidence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := inherit.NewKnowledgeConfidence(tc.base, tc.hops)
-			if !near(got, tc.want) || got > tc.base {
+			if !nearRounded(got, tc.want) || got > tc.base {
 				t.Errorf("NewKnowledgeConfidence(%v, %d) = %v, want %v", tc.base, tc.hops, got, tc.want)
 			}
 		})
@@ -104,7 +104,7 @@ func TestCladeConfidence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := inherit.CladeConfidence(tc.conf)
-			if !near(got, tc.want) || got > inherit.BaseClade {
+			if !nearRounded(got, tc.want) || got > inherit.BaseClade {
 				t.Errorf("CladeConfidence(%v) = %v, want %v (never above %v)", tc.conf, got, tc.want, inherit.BaseClade)
 			}
 		})
@@ -139,7 +139,7 @@ func TestSeedChain(t *testing.T) {
 			if a == nil {
 				t.Fatalf("h1 not admitted: %+v", p.Counts)
 			}
-			if !near(a.Entry.Confidence, tc.want) {
+			if !nearRounded(a.Entry.Confidence, tc.want) {
 				t.Errorf("confidence %v, want %v", a.Entry.Confidence, tc.want)
 			}
 			if got := *a.Entry.Store.ArrivalConfidence; got != a.Entry.Confidence {

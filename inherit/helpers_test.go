@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/decay"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -125,3 +126,10 @@ func mustTime(t testing.TB, s string) time.Time {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+// nearRounded reports whether a is a confidence bardo computed for the
+// exact value b: rounded to decay.Digits significant digits (it rounds to
+// itself), within half a unit of the last digit of b.
+func nearRounded(a, b float64) bool {
+	return decay.Round(a) == a && math.Abs(a-b) <= 5e-6*math.Abs(b)+1e-12
+}

@@ -93,7 +93,7 @@ func TestBuildSynth(t *testing.T) {
 		var got, want []string
 		for i := range s.Insights {
 			got = append(got, s.Insights[i].ID)
-			if d := decay.Of(ins[i], h.ExportedAt); s.Insights[i].Decay != d {
+			if d := decay.Round(decay.Of(ins[i], h.ExportedAt)); s.Insights[i].Decay != d {
 				t.Errorf("insight %s: decay %v, want %v", ins[i].ID, s.Insights[i].Decay, d)
 			}
 		}

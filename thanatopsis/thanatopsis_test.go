@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/decay"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/thanatopsis"
 )
@@ -123,7 +124,8 @@ func TestScores(t *testing.T) {
 	}
 	for _, e := range b.Body.Entries {
 		w := want[e.ID]
-		if math.Abs(e.Score-w[0]) > 1e-12 || math.Abs(e.Decay-w[1]) > 1e-12 {
+		// Written to six significant digits (decay.Round).
+		if e.Score != decay.Round(w[0]) || e.Decay != decay.Round(w[1]) {
 			t.Errorf("%s: score, decay = %v, %v; want %v, %v", e.ID, e.Score, e.Decay, w[0], w[1])
 		}
 	}

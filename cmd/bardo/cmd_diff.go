@@ -46,6 +46,35 @@ content, for an entry without an embedding there), best pair first: the
 entries a successor re-minted under new ids show as "=" pairs with their
 cosine.
 
+When B descends from A (A is B's parent, or in B's ancestry), the
+changes inheritance explains are expected, summed up in one line per kind
+(--all lists them; --json marks every change "expected" with its "rule"):
+
+  - successor_header: header fields a successor always changes
+    (golem_id, generation, parents, ancestry, exported_at, tick, phase,
+    death, bottleneck.now, counts);
+  - inheritance_discount: confidence min(source, 0.3)·0.85^(h−1), h
+    generations from where it was earned;
+  - inheritance_bookkeeping: provenance predecessor, source filled in,
+    confidence_at_creation the arrival's, score, decay and strength
+    recomputed at B's time;
+  - archived_below_floor: an entry arriving below 0.05, archived;
+  - reflection_arrival: A's reflection items and autopsy markers arriving
+    as entries;
+  - bottleneck_cut: an entry of A that, carried unchanged, scores below
+    B's last when B's bottleneck is full, and its edges;
+  - inheritance_sighting: an entry of A that inheriting A takes for a
+    sighting of another (the same content, or cosine above 0.95), and its
+    edges moved onto that entry;
+  - successor_rewrites: B's own reflection, autopsy and left-out
+    references.
+
+Everything else is unexpected and shown in full: new entries, entries
+lost, content changed, confidence re-earned above what inheritance gives,
+validated and contradicted counts, flags, status, PLAYBOOK.md, causal
+edges. Numbers print for a person (confidence 0.2168, decay 6.86e-15);
+--json keeps every digit.
+
 Two insurance snapshots compare by their own bodies: the header, the
 insights (as entries), PLAYBOOK.md, then the snapshot's fields (credits,
 staleness test, fitness, pressures, trajectory), its successor notes, its

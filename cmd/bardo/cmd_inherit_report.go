@@ -169,6 +169,9 @@ func (in *inheritRun) ask(p *inherit.Plan, existing []inherit.Existing) error {
 	for _, a := range p.Admit {
 		texts[a.Entry.ID] = a.Entry.Content
 	}
+	// A question starts on a clean line: a bar still drawn (planning,
+	// reading) ends before it.
+	in.g.progress.done()
 	return askSameAs(bufio.NewReader(in.g.stdin), in.g.stderr, p, texts)
 }
 

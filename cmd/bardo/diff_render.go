@@ -110,7 +110,8 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 			s.add("\xff", 3, "~ toxic entries in another order")
 		}
 	} else {
-		s.summary(fmt.Sprintf("B's own autopsy, as expected: %d fields, %d toxic entries now arrived as entries", len(a.Changes), len(a.Removed)))
+		s.summary(fmt.Sprintf("B's own autopsy, as expected: %d changed; A's %d toxic entries arrived as entries",
+			count("autopsy").Changed+count("autopsy.toxic_entries").Changed, len(a.Removed)))
 	}
 	autopsy, toxic := count("autopsy"), count("autopsy.toxic_entries")
 	s.write(&sb, "autopsy", bundlediff.Stat{Added: toxic.Added, Removed: toxic.Removed, Changed: autopsy.Changed + toxic.Changed})
@@ -139,8 +140,11 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 			}
 		}
 	} else {
+		// The counts of the heading: items changed, the reflection's own
+		// fields and the categories in another order are all "changed".
+		st := count("reflection")
 		s.summary(fmt.Sprintf("B's own reflection, as expected: %d added, %d removed, %d changed (--all lists them)",
-			len(f.Added), len(f.Removed), len(f.Changed)))
+			st.Added, st.Removed, st.Changed))
 	}
 	s.write(&sb, "reflection", count("reflection"))
 
@@ -154,13 +158,29 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 		}
 	}
 
+	edgesSummed := map[string]int{}
 	if v.field("") {
 		for _, x := range r.CausalGraph.Removed {
-			s.add(x.SourceID+"\x00"+x.TargetID, 0, "- "+diffEdgeLine(x))
+			if x.Expected && !v.all {
+				edgesSummed[x.Rule]++
+			} else {
+				s.add(x.SourceID+"\x00"+x.TargetID, 0, "- "+diffEdgeLine(x))
+			}
 		}
 		for _, x := range r.CausalGraph.Added {
-			s.add(x.SourceID+"\x00"+x.TargetID, 1, "+ "+diffEdgeLine(x))
+			if x.Expected && !v.all {
+				edgesSummed[x.Rule+"+"]++
+			} else {
+				s.add(x.SourceID+"\x00"+x.TargetID, 1, "+ "+diffEdgeLine(x))
+			}
 		}
+	}
+	if n := edgesSummed[bundlediff.RuleCut]; n > 0 {
+		s.summary(fmt.Sprintf("%s edges of A cut with an end by B's bottleneck, as expected", humanCount(n)))
+	}
+	if n, m := edgesSummed[bundlediff.RuleSighting], edgesSummed[bundlediff.RuleSighting+"+"]; n+m > 0 {
+		s.summary(fmt.Sprintf("%s edges of A moved onto the entries their ends were sightings of (%s in B), as expected",
+			humanCount(n), humanCount(m)))
 	}
 	for _, x := range r.CausalGraph.Changed {
 		if cs := v.changes(x.Changes); len(cs) > 0 {
@@ -172,7 +192,9 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 	e := &r.Entries
 	summed := map[string]int{}
 	for _, x := range e.Removed {
-		if v.field("") {
+		if x.Expected && !v.all {
+			summed[x.Rule]++
+		} else if v.field("") {
 			s.add(x.ID, 0, "- "+diffEntryLine(x))
 		}
 	}
@@ -202,6 +224,8 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 		{bundlediff.RuleBookkeeping, "entries with provenance and source bookkeeping only, as expected"},
 		{bundlediff.RuleArchive, "entries archived below the retrieval floor 0.05, as expected"},
 		{bundlediff.RuleArrival, "reflection items and autopsy markers of A arrived as entries, as expected"},
+		{bundlediff.RuleCut, "entries of A below B's bottleneck cut (B is full), as expected"},
+		{bundlediff.RuleSighting, "entries of A that inheritance took for sightings of another entry (cosine > 0.95), as expected"},
 	} {
 		if n := summed[rule.name]; n > 0 {
 			s.summary(fmt.Sprintf("%s %s", humanCount(n), rule.text))
@@ -213,11 +237,14 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 	}
 	s.write(&sb, entries, count("entries"), fmt.Sprintf("%d re-minted", len(e.Reminted)))
 
-	if v.field("") {
-		for _, x := range r.LeftOut.Removed {
+	if l := &r.LeftOut; l.Expected && !v.all {
+		s.summary(fmt.Sprintf("B's own reflection's references left out, as expected: %d added, %d removed (--all lists them)",
+			len(l.Added), len(l.Removed)))
+	} else if v.field("") {
+		for _, x := range l.Removed {
 			s.add(x, 0, "- "+x)
 		}
-		for _, x := range r.LeftOut.Added {
+		for _, x := range l.Added {
 			s.add(x, 1, "+ "+x)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 )
 
 // fakeTerminals runs a command line with globals that believe stdout
@@ -204,4 +205,41 @@ func TestProgressHelpers(t *testing.T) {
 			t.Errorf("stderr %q with --quiet", errOut)
 		}
 	})
+}
+
+// TestAskEndsTheBar: inherit --on-similar ask ends a bar still drawn on
+// the terminal before it asks, so that the question starts on a clean
+// line and no redraw writes over it.
+func TestAskEndsTheBar(t *testing.T) {
+	var errOut bytes.Buffer
+	g := newGlobals(strings.NewReader("n\n"), io.Discard, &errOut, t.TempDir())
+	g.stderrTerminal = true
+	p := g.newProgress("planning golem.bardo", 10, false)
+	p.set(5)
+	if g.progress == nil || !strings.Contains(errOut.String(), "planning golem.bardo") {
+		t.Fatalf("no bar drawn: %q", errOut.String())
+	}
+	in := &inheritRun{g: g, o: inheritOptions{OnSimilar: inherit.OnSimilarAsk}}
+	plan := &inherit.Plan{SameAs: []inherit.SameAs{{NewID: "new", ExistingID: "old", Cosine: 0.93}}}
+	if err := in.ask(plan, []inherit.Existing{{ID: "old", Content: "an old row"}}); err != nil {
+		t.Fatal(err)
+	}
+	if g.progress != nil {
+		t.Error("the bar is still the current one after the question")
+	}
+	out := errOut.String()
+	i := strings.Index(out, "same_as candidate 1 of 1")
+	if i < 0 {
+		t.Fatalf("no question: %q", out)
+	}
+	// The bar's last drawing is cleared ("\r", spaces, "\r"): the
+	// question starts at the first column of an empty line.
+	before := out[strings.LastIndex(out[:i], "planning golem.bardo"):i]
+	if !strings.HasSuffix(before, "\r") || strings.Trim(before[strings.Index(before, "\r"):], " \r") != "" {
+		t.Errorf("the question does not start on a cleared line: %q", out)
+	}
+	p.set(9) // the work goes on: an ended bar draws nothing more
+	if strings.Contains(errOut.String()[i:], "planning") {
+		t.Errorf("the bar was drawn after the question: %q", errOut.String()[i:])
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,17 @@ func writeTSVRow(w *bufio.Writer, cells []string) {
 	w.WriteByte('\n')
 }
 
-// formatFloat prints a number exactly (the shortest form that reads back
-// as the same float64), as the JSON output does.
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// tableDigits is the significant digits a table prints a number with:
+// the digits a person needs (decay 6.8602e-15, not 6.86019757559479e-15;
+// a score 0.912345, not 0.91234512345678901). --json prints every digit.
+const tableDigits = 6
+
+// formatFloat prints a number of a table for a person: to tableDigits
+// significant digits, trailing zeros dropped, and whole above a million
+// rather than in exponent form (1234568, not 1.23457e+06).
+func formatFloat(f float64) string {
+	if a := math.Abs(f); a >= 1e6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', tableDigits, 64)
+}

@@ -97,3 +97,26 @@ func TestReport(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatFloat: a table prints the digits a person needs.
+func TestFormatFloat(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{
+		{0.21674999999999997, "0.21675"},
+		{6.86019757559479e-15, "6.8602e-15"},
+		{0.91234512345678901, "0.912345"},
+		{0.3, "0.3"},
+		{1, "1"},
+		{0, "0"},
+		{-0.045, "-0.045"},
+		{3.2, "3.2"},
+		{1234567.891, "1234568"},
+		{123456.7, "123457"},
+	} {
+		if got := formatFloat(tc.x); got != tc.want {
+			t.Errorf("formatFloat(%v) = %s, want %s", tc.x, got, tc.want)
+		}
+	}
+}
