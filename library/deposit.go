@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -53,13 +54,13 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		Params:           depositParams(src, o),
 	}
 	rows := make([]inherit.Arrival, len(src.Entries))
-	incoming := make([]inherit.Incoming, len(src.Entries))
+	incoming := make([]dedup.Incoming, len(src.Entries))
 	for i := range src.Entries {
 		rows[i] = depositRow(src, &src.Entries[i])
 		e := &rows[i].Entry
-		incoming[i] = inherit.Incoming{ID: e.ID, Content: e.Content, Space: rows[i].EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
+		incoming[i] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: rows[i].EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 	}
-	verdicts, err := inherit.Dedup(existing, incoming)
+	verdicts, err := dedup.Review(existing, incoming)
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +70,11 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		a := rows[i]
 		id := a.Entry.ID
 		p.Counts.Reviewed++
-		if v.Action == inherit.VerdictSighting {
+		if v.Action == dedup.VerdictSighting {
 			if _, seen := rowOf[id]; !seen {
 				rowOf[id] = v.Match
 			}
-			if v.HeldID && v.Cosine <= inherit.SkipAbove {
+			if v.ReusedID() {
 				if held++; heldExample == "" {
 					heldExample = id
 				}
@@ -84,7 +85,7 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 			continue
 		}
 		rowOf[id] = id
-		if v.Action == inherit.VerdictSameAs {
+		if v.Action == dedup.VerdictSameAs {
 			s := inherit.SameAs{NewID: id, ExistingID: v.Match, Cosine: v.Cosine, Merged: o.OnSimilar == inherit.OnSimilarMerge}
 			if s.Merged {
 				a.SameAs = v.Match
@@ -204,8 +205,8 @@ func depositParams(src *Source, o DepositOptions) map[string]any {
 		"clade_factor":                CladeFactor,
 		"edge_min_weight":             EdgeMinWeight,
 		"edge_min_evidence":           EdgeMinEvidence,
-		"skip_above":                  inherit.SkipAbove,
-		"same_as_from":                inherit.SameAsFrom,
+		"skip_above":                  dedup.SkipAbove,
+		"same_as_from":                dedup.SameAsFrom,
 		"bloodstain_retrieval_weight": BloodstainRetrievalWeight,
 		"bloodstain_demurrage_weight": BloodstainDemurrageWeight,
 		"offered":                     src.Offered,

@@ -1,4 +1,4 @@
-package inherit
+package dedup
 
 import (
 	"fmt"
@@ -6,9 +6,51 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/similarity"
 	"github.com/bardo-golem/bardo/textembed"
 )
+
+// spaceKey names a model embedding space: vectors are compared only within
+// one. The zero key is "no model vector": such a row meets others through
+// bardo-text/v1 of its content.
+type spaceKey struct {
+	space string
+	dims  int
+}
+
+// modelKey returns the key of a vector of the named space, or the zero key
+// when there is no vector or it is bardo-text/v1 (text comparisons always
+// embed the content).
+func modelKey(space string, v []float32) spaceKey {
+	if len(v) == 0 || space == "" || space == textembed.Space {
+		return spaceKey{}
+	}
+	return spaceKey{space, len(v)}
+}
+
+// polarity normalizes a polarity: "" is positive.
+func polarity(p string) string {
+	if p == "" {
+		return grimoire.PolarityPositive
+	}
+	return p
+}
+
+// candidate is one incoming row under review.
+type candidate struct {
+	id, content, pol string
+	key              spaceKey  // model space of vec
+	vec              []float32 // model vector; nil when none
+	text             []float32 // bardo-text/v1 of the content, made on first use
+}
+
+func (c *candidate) textVector() []float32 {
+	if c.text == nil {
+		c.text = textembed.Embed(c.content)
+	}
+	return c.text
+}
 
 // match is an engine row and its cosine to a candidate; idx −1 is none.
 type match struct {
@@ -65,7 +107,16 @@ type planSet struct {
 	admitted int
 }
 
-func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
+func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
+	cands := make([]*candidate, len(incoming))
+	for i := range incoming {
+		in := &incoming[i]
+		c := &candidate{id: in.ID, content: in.Content, pol: polarity(in.Polarity)}
+		if c.key = modelKey(in.Space, in.Vector); c.key != (spaceKey{}) {
+			c.vec = in.Vector
+		}
+		cands[i] = c
+	}
 	e := &engine{
 		byID:     make(map[string]int, len(existing)+len(cands)),
 		exact:    make(map[string]int, len(existing)+len(cands)),
@@ -77,7 +128,7 @@ func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
 		needText: make(map[group]bool),
 	}
 	for _, c := range cands {
-		e.queries[group{c.key, c.polarity()}] = true
+		e.queries[group{c.key, c.pol}] = true
 	}
 	order := make([]int, len(existing))
 	for i := range order {
@@ -162,7 +213,7 @@ func (e *engine) searchExisting(members map[group][]int) error {
 	for i, c := range e.cands {
 		e.existingBest[i] = match{idx: -1}
 		if c.key != (spaceKey{}) {
-			g := group{c.key, c.polarity()}
+			g := group{c.key, c.pol}
 			byGroup[g] = append(byGroup[g], i)
 		}
 	}
@@ -201,7 +252,7 @@ func (e *engine) buildPlanSets() error {
 		if c.key == (spaceKey{}) {
 			continue
 		}
-		g := group{c.key, c.polarity()}
+		g := group{c.key, c.pol}
 		b := builders[g]
 		if b == nil {
 			b = similarity.NewSet(g.key.space, g.key.dims)
@@ -209,7 +260,7 @@ func (e *engine) buildPlanSets() error {
 		}
 		pos, err := b.Add(c.vec)
 		if err != nil {
-			return fmt.Errorf("incoming entry %q: %w", c.id(), err)
+			return fmt.Errorf("incoming entry %q: %w", c.id, err)
 		}
 		e.planPos[i] = pos
 	}
@@ -239,14 +290,14 @@ func (e *engine) status(r int) string { return e.statuses[r] }
 func (e *engine) best(i int) match {
 	c := e.cands[i]
 	best := match{idx: -1}
-	if c.content() != "" {
-		if r, ok := e.exact[c.polarity()+"\x00"+c.content()]; ok {
+	if c.content != "" {
+		if r, ok := e.exact[c.pol+"\x00"+c.content]; ok {
 			best = match{r, 1}
 		}
 	}
 	if c.key != (spaceKey{}) {
 		best = better(best, e.existingBest[i])
-		if ps := e.plan[group{c.key, c.polarity()}]; ps != nil && ps.admitted > 0 {
+		if ps := e.plan[group{c.key, c.pol}]; ps != nil && ps.admitted > 0 {
 			for _, m := range ps.set.Within(c.vec, SameAsFrom) {
 				if r := ps.rows[m.Index]; r >= 0 {
 					best = better(best, match{r, m.Cos})
@@ -257,7 +308,7 @@ func (e *engine) best(i int) match {
 	// better is a total order on (cosine, row), so the order in which the
 	// groups are visited does not matter.
 	for g, ix := range e.text {
-		if g.pol == c.polarity() && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
+		if g.pol == c.pol && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
 			best = better(best, ix.best(c.textVector(), SameAsFrom))
 		}
 	}
@@ -267,8 +318,8 @@ func (e *engine) best(i int) match {
 // admit makes candidate i a row that later candidates are compared with.
 func (e *engine) admit(i int) {
 	c := e.cands[i]
-	r := e.addRow(c.id(), c.content(), c.key, c.vec, c.polarity(), "")
-	g := group{c.key, c.polarity()}
+	r := e.addRow(c.id, c.content, c.key, c.vec, c.pol, "")
+	g := group{c.key, c.pol}
 	if ps := e.plan[g]; ps != nil && c.key != (spaceKey{}) {
 		ps.rows[e.planPos[i]] = r
 		ps.admitted++
@@ -284,7 +335,7 @@ func (e *engine) pairCosine(i, r int) float64 {
 	c := e.cands[i]
 	var cos float64
 	switch {
-	case c.content() != "" && c.content() == e.contents[r]:
+	case c.content != "" && c.content == e.contents[r]:
 		return 1
 	case c.key != (spaceKey{}) && c.key == e.keys[r]:
 		cos = similarity.Cosine64(c.vec, e.vecs[r])

@@ -1,4 +1,4 @@
-package inherit
+package dedup
 
 import (
 	"math"
