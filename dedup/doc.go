@@ -41,7 +41,10 @@
 //
 // Model vectors are searched with package similarity (float64 cosines of
 // the threshold search, only matches at SameAsFrom or above). Rows met
-// through bardo-text/v1 are found through an inverted index of their
-// non-zero buckets (textindex.go), whose cosines are the same bits as
-// Cosine64's.
+// through bardo-text/v1 are found through a prefix-filtered inverted index
+// (textindex.go: one bucket order, rare buckets first; each row indexed
+// by the shortest prefix whose remainder cannot reach SameAsFrom alone),
+// so that text-only rows cost about linear time, not quadratic; every
+// candidate is then compared exactly, and the cosines are the same bits as
+// Cosine64's: the verdicts are those of a comparison with every row.
 package dedup

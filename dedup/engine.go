@@ -42,14 +42,15 @@ type candidate struct {
 	id, content, pol string
 	key              spaceKey  // model space of vec
 	vec              []float32 // model vector; nil when none
-	text             []float32 // bardo-text/v1 of the content, made on first use
+	text             *sparse   // bardo-text/v1 of the content, made on first use
 }
 
-func (c *candidate) textVector() []float32 {
+func (c *candidate) textVector() sparse {
 	if c.text == nil {
-		c.text = textembed.Embed(c.content)
+		v := sparseOf(textembed.Embed(c.content))
+		c.text = &v
 	}
-	return c.text
+	return *c.text
 }
 
 // match is an engine row and its cosine to a candidate; idx −1 is none.
@@ -95,6 +96,7 @@ type engine struct {
 	plan         map[group]*planSet   // per model group: every candidate of it
 	planPos      []int                // candidate → its index in its planSet
 	text         map[group]*textIndex // rows met through bardo-text/v1
+	rank         *bucketRank          // the text indexes' bucket order
 	queries      map[group]bool       // the groups of the candidates
 	needText     map[group]bool       // cache of needsText
 }
@@ -136,6 +138,18 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(existing[a].ID, existing[b].ID) })
 	members := make(map[group][]int) // model group → store rows
+	type textRow struct {
+		r int
+		g group
+		v sparse
+	}
+	var texts []textRow        // store rows met through bardo-text/v1
+	var df [textembed.Dims]int // of the rows the text indexes may hold
+	count := func(v sparse) {
+		for _, k := range v.idx {
+			df[k]++
+		}
+	}
 	for _, k := range order {
 		x := &existing[k]
 		key := modelKey(x.Space, x.Vector)
@@ -146,8 +160,20 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 			members[g] = append(members[g], r)
 		}
 		if g := (group{key, pol}); e.needsText(g) {
-			e.addText(r, g, textembed.Embed(x.Content))
+			v := sparseOf(textembed.Embed(x.Content))
+			texts = append(texts, textRow{r, g, v})
+			count(v)
 		}
+	}
+	for _, c := range cands {
+		if e.needsText(group{c.key, c.pol}) {
+			count(c.textVector())
+		}
+	}
+	// One bucket order for every text index, fixed before the first row.
+	e.rank = rankByFrequency(&df)
+	for _, t := range texts {
+		e.addText(t.r, t.g, t.v)
 	}
 	if err := e.searchExisting(members); err != nil {
 		return nil, err
@@ -196,10 +222,10 @@ func (e *engine) needsText(g group) bool {
 }
 
 // addText indexes row r of group g by its bardo-text/v1 vector text.
-func (e *engine) addText(r int, g group, text []float32) {
+func (e *engine) addText(r int, g group, text sparse) {
 	ix := e.text[g]
 	if ix == nil {
-		ix = new(textIndex)
+		ix = newTextIndex(e.rank, SameAsFrom)
 		e.text[g] = ix
 	}
 	ix.add(r, text)
@@ -340,7 +366,7 @@ func (e *engine) pairCosine(i, r int) float64 {
 	case c.key != (spaceKey{}) && c.key == e.keys[r]:
 		cos = similarity.Cosine64(c.vec, e.vecs[r])
 	default:
-		cos = similarity.Cosine64(c.textVector(), textembed.Embed(e.contents[r]))
+		cos = similarity.Cosine64(textembed.Embed(c.content), textembed.Embed(e.contents[r]))
 	}
 	if math.IsNaN(cos) { // a store row with a non-finite vector
 		return 0
