@@ -42,9 +42,12 @@
 // Model vectors are searched with package similarity (float64 cosines of
 // the threshold search, only matches at SameAsFrom or above). Rows met
 // through bardo-text/v1 are found through a prefix-filtered inverted index
-// (textindex.go: one bucket order, rare buckets first; each row indexed
-// by the shortest prefix whose remainder cannot reach SameAsFrom alone),
-// so that text-only rows cost about linear time, not quadratic; every
-// candidate is then compared exactly, and the cosines are the same bits as
-// Cosine64's: the verdicts are those of a comparison with every row.
+// (textindex.go: one bucket order, rare buckets first; each row listed
+// under pairs of its prefix buckets, or single buckets, where a row whose
+// cosine reaches SameAsFrom must share them), with a bitmap bound that
+// skips most candidates; every remaining candidate is compared exactly,
+// and the cosines are the same bits as Cosine64's: the verdicts are those
+// of a comparison with every row. On a Golem's templated texts the
+// candidates are a few per cent of the pairs: fewer, but still growing
+// with the square of the rows.
 package dedup

@@ -158,7 +158,8 @@ func TestTextIndexIsExact(t *testing.T) {
 }
 
 // TestTextPrefixIsShort: the prefixes of a Golem's texts hold a few of
-// their buckets, the rare ones, which is what makes the index fast.
+// their buckets, the rare ones, and most rows are pair rows: what makes the
+// index fast.
 func TestTextPrefixIsShort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	var vecs []sparse
@@ -173,15 +174,19 @@ func TestTextPrefixIsShort(t *testing.T) {
 		}
 	}
 	x := newTextIndex(rankByFrequency(&df), SameAsFrom)
-	indexed := 0
 	for i, v := range vecs {
 		x.add(i, v)
 	}
-	for _, p := range x.postings {
-		indexed += len(p)
+	indexed, lone := 0, 0
+	for k := range x.every {
+		indexed += len(x.every[k])
+		lone += len(x.lone[k])
 	}
 	if indexed*2 > total {
 		t.Errorf("the index holds %d of %d components: prefixes should be well under half", indexed, total)
+	}
+	if lone*4 > indexed {
+		t.Errorf("%d of %d prefix buckets are of lone rows: most rows should be pair rows", lone, indexed)
 	}
 }
 
