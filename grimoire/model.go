@@ -166,6 +166,15 @@ const (
 	PolarityNegative = "negative"
 )
 
+// EffectivePolarity returns the polarity p names: "" (a record that
+// leaves it out) is positive.
+func EffectivePolarity(p string) string {
+	if p == "" {
+		return PolarityPositive
+	}
+	return p
+}
+
 // Entry is one Grimoire entry: the semantic memory. After the reader has
 // validated an entry, every defaulted field holds its default
 // (ConfidenceAtCreation, Domain, Strength, Provenance, Source, Polarity,

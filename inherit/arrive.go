@@ -6,57 +6,18 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
-	"github.com/bardo-golem/bardo/textembed"
 )
-
-// spaceKey names a model embedding space: vectors are compared only within
-// one. The zero key is "no model vector": such a row meets others through
-// bardo-text/v1 of its content.
-type spaceKey struct {
-	space string
-	dims  int
-}
-
-// modelKey returns the key of a vector of the named space, or the zero key
-// when there is no vector or it is bardo-text/v1 (text comparisons always
-// embed the content).
-func modelKey(space string, v []float32) spaceKey {
-	if len(v) == 0 || space == "" || space == textembed.Space {
-		return spaceKey{}
-	}
-	return spaceKey{space, len(v)}
-}
-
-// polarity normalizes a polarity: "" is positive.
-func polarity(p string) string {
-	if p == "" {
-		return grimoire.PolarityPositive
-	}
-	return p
-}
 
 // candidate is one row the plan reviews: admitted as arrival, or sighted.
 type candidate struct {
 	arrival Arrival
 	base    float64            // the most it may arrive with
-	key     spaceKey           // model space of vec
-	vec     []float32          // model vector; nil when none
-	text    []float32          // bardo-text/v1 of the content, made on first use
 	marker  *bundle.ToxicEntry // the autopsy marker an autopsy-born row carries
 }
 
-func (c *candidate) id() string       { return c.arrival.Entry.ID }
-func (c *candidate) content() string  { return c.arrival.Entry.Content }
-func (c *candidate) polarity() string { return c.arrival.Entry.Polarity }
+func (c *candidate) id() string { return c.arrival.Entry.ID }
 func (c *candidate) source() *grimoire.Source {
 	return c.arrival.Entry.Source
-}
-
-func (c *candidate) textVector() []float32 {
-	if c.text == nil {
-		c.text = textembed.Embed(c.content())
-	}
-	return c.text
 }
 
 // entryCandidate maps an entry of the bundle to the row it would become;
@@ -84,12 +45,10 @@ func (pl *planner) entryCandidate(section string, e *bundle.Entry) (*candidate, 
 		provenance = e.Provenance
 	}
 	g.Provenance = provenance
-	g.Polarity = polarity(g.Polarity)
+	g.Polarity = grimoire.EffectivePolarity(g.Polarity)
 	c := &candidate{
 		arrival: Arrival{Entry: g, EmbeddingModel: model, Kind: KindEntry},
 		base:    base,
-		key:     modelKey(model, g.Embedding),
-		vec:     g.Embedding,
 	}
 	pl.arrive(c, conf)
 	if e.Status == grimoire.StatusArchived {

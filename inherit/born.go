@@ -111,7 +111,6 @@ func (pl *planner) reflectionCandidates(exportedAt time.Time) ([]*candidate, err
 				}
 				e.Embedding = vec
 				c.arrival.EmbeddingModel = v.Space
-				c.key, c.vec = modelKey(v.Space, vec), vec
 			}
 			out = append(out, c)
 		}

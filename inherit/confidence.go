@@ -27,11 +27,8 @@ const (
 	// RetrievalFloor: a row arriving below it is stored archived.
 	RetrievalFloor = 0.05
 
-	// SkipAbove: a row whose best cosine exceeds it is a sighting.
-	SkipAbove = 0.95
-	// SameAsFrom: a row whose best cosine is at least this (and at most
-	// SkipAbove) is admitted with a same_as candidate.
-	SameAsFrom = 0.90
+	// The dedup thresholds are package dedup's: dedup.SkipAbove,
+	// dedup.SameAsFrom.
 
 	// BloodstainRetrievalWeight and BloodstainDemurrageWeight are recorded
 	// on every bloodstain that arrives.

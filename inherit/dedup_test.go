@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/similarity"
@@ -187,7 +188,7 @@ func TestDedupSpaces(t *testing.T) {
 	text := "rotate collateral into the highest yield lending pool every hundred ticks"
 	near := text + " daily"
 	nearCos := similarity.Cosine64(textembed.Embed(text), textembed.Embed(near))
-	if nearCos <= inherit.SkipAbove {
+	if nearCos <= dedup.SkipAbove {
 		t.Fatalf("setup: the near text is at %v, want above 0.95", nearCos)
 	}
 	for _, tc := range []struct {
@@ -272,7 +273,7 @@ func TestTextIndexExact(t *testing.T) {
 		case len(p.SameAs) == 1:
 			got, gotID = p.SameAs[0].Cosine, p.SameAs[0].ExistingID
 		default:
-			if best >= inherit.SameAsFrom {
+			if best >= dedup.SameAsFrom {
 				t.Errorf("query %q: admitted alone, want a match at %v with %s", content, best, bestID)
 			}
 			continue

@@ -84,14 +84,11 @@
 //
 // Incoming rows are reviewed in order — the bundle's entries in rank
 // order, then reflection items (categories 1–9, items in order), then the
-// autopsy's left-out markers — against the store's rows and the rows
-// admitted before them in the same plan. Two rows are compared by the
-// cosine, in float64 (similarity.Cosine64), of their vectors when both
-// have one in the same model space, else of bardo-text/v1 of their
-// contents; identical non-empty contents count as 1.0. Rows of different
-// polarity are never duplicates of each other: a negative and a positive
-// entry with near-identical text say opposite things. With the best cosine
-// c (ties to the store's rows in id order, then to the earlier admitted):
+// autopsy's left-out markers — by package dedup's rules, against the
+// store's rows (those the arrival may meet: see Trust) and the rows
+// admitted before them in the same plan. With c the best cosine (float64;
+// model vectors of one space, else bardo-text/v1 of the contents; rows of
+// different polarity never match):
 //
 //   - c > 0.95: not admitted; a sighting of the matched row is recorded
 //     (a sighting never changes confidence or counts).
@@ -102,7 +99,9 @@
 //
 // An incoming id the store already holds, or that an earlier row of the
 // plan took, is never overwritten: it is a sighting of that row, whatever
-// the cosine.
+// the cosine. The rule of which rows a trusted arrival meets (Visible,
+// MoveAside) is this package's, not dedup's: its second half changes the
+// plan.
 //
 // # Insurance snapshots
 //

@@ -11,6 +11,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -19,37 +20,37 @@ import (
 // polarity and rows admitted earlier in the same call.
 func TestDedupPlanted(t *testing.T) {
 	store := []inherit.Existing{existing("old", "stored text", e1)}
-	in := func(id string, v []float32) inherit.Incoming {
-		return inherit.Incoming{ID: id, Content: "text of " + id, Space: space, Vector: v}
+	in := func(id string, v []float32) dedup.Incoming {
+		return dedup.Incoming{ID: id, Content: "text of " + id, Space: space, Vector: v}
 	}
 	for _, tc := range []struct {
 		name     string
 		existing []inherit.Existing
-		incoming []inherit.Incoming
-		want     []inherit.Verdict
+		incoming []dedup.Incoming
+		want     []dedup.Verdict
 	}{
-		{"0.97 is a sighting", store, []inherit.Incoming{in("a", cos097)},
-			[]inherit.Verdict{{Action: inherit.VerdictSighting, Match: "old", Cosine: 0.97}}},
-		{"0.95 is a same_as candidate", store, []inherit.Incoming{in("a", cos095)},
-			[]inherit.Verdict{{Action: inherit.VerdictSameAs, Match: "old", Cosine: 0.95}}},
-		{"0.90 is a same_as candidate", store, []inherit.Incoming{in("a", cos090)},
-			[]inherit.Verdict{{Action: inherit.VerdictSameAs, Match: "old", Cosine: 0.9}}},
-		{"0.89 is admitted", store, []inherit.Incoming{in("a", cos089)},
-			[]inherit.Verdict{{Action: inherit.VerdictAdmit}}},
-		{"a held id is a sighting whatever the cosine", store, []inherit.Incoming{in("old", cos080)},
-			[]inherit.Verdict{{Action: inherit.VerdictSighting, Match: "old", Cosine: 0.8, HeldID: true}}},
-		{"an earlier incoming row is matched", nil, []inherit.Incoming{in("a", e1), in("b", cos097), in("c", cos092)},
-			[]inherit.Verdict{{Action: inherit.VerdictAdmit}, {Action: inherit.VerdictSighting, Match: "a", Cosine: 0.97},
-				{Action: inherit.VerdictSameAs, Match: "a", Cosine: 0.92}}},
+		{"0.97 is a sighting", store, []dedup.Incoming{in("a", cos097)},
+			[]dedup.Verdict{{Action: dedup.VerdictSighting, Match: "old", Cosine: 0.97}}},
+		{"0.95 is a same_as candidate", store, []dedup.Incoming{in("a", cos095)},
+			[]dedup.Verdict{{Action: dedup.VerdictSameAs, Match: "old", Cosine: 0.95}}},
+		{"0.90 is a same_as candidate", store, []dedup.Incoming{in("a", cos090)},
+			[]dedup.Verdict{{Action: dedup.VerdictSameAs, Match: "old", Cosine: 0.9}}},
+		{"0.89 is admitted", store, []dedup.Incoming{in("a", cos089)},
+			[]dedup.Verdict{{Action: dedup.VerdictAdmit}}},
+		{"a held id is a sighting whatever the cosine", store, []dedup.Incoming{in("old", cos080)},
+			[]dedup.Verdict{{Action: dedup.VerdictSighting, Match: "old", Cosine: 0.8, HeldID: true}}},
+		{"an earlier incoming row is matched", nil, []dedup.Incoming{in("a", e1), in("b", cos097), in("c", cos092)},
+			[]dedup.Verdict{{Action: dedup.VerdictAdmit}, {Action: dedup.VerdictSighting, Match: "a", Cosine: 0.97},
+				{Action: dedup.VerdictSameAs, Match: "a", Cosine: 0.92}}},
 		{"opposite polarity never matches", store,
-			[]inherit.Incoming{{ID: "neg", Content: "stored text", Space: space, Vector: e1, Polarity: grimoire.PolarityNegative}},
-			[]inherit.Verdict{{Action: inherit.VerdictAdmit}}},
+			[]dedup.Incoming{{ID: "neg", Content: "stored text", Space: space, Vector: e1, Polarity: grimoire.PolarityNegative}},
+			[]dedup.Verdict{{Action: dedup.VerdictAdmit}}},
 		{"identical contents without vectors are a sighting", []inherit.Existing{{ID: "t", Content: "same words here", Status: grimoire.StatusActive}},
-			[]inherit.Incoming{{ID: "u", Content: "same words here"}},
-			[]inherit.Verdict{{Action: inherit.VerdictSighting, Match: "t", Cosine: 1}}},
+			[]dedup.Incoming{{ID: "u", Content: "same words here"}},
+			[]dedup.Verdict{{Action: dedup.VerdictSighting, Match: "t", Cosine: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := inherit.Dedup(tc.existing, tc.incoming)
+			got, err := dedup.Review(tc.existing, tc.incoming)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +77,7 @@ func TestDedupAgreesWithPlanBundle(t *testing.T) {
 		store = append(store, existing(fmt.Sprintf("s%02d", i), fmt.Sprintf("stored %d", i), randVec()))
 	}
 	var entries []bundle.Entry
-	var incoming []inherit.Incoming
+	var incoming []dedup.Incoming
 	for i := range 60 {
 		e := entry(fmt.Sprintf("n%02d", i), fmt.Sprintf("incoming %d", i%25), 0.9, 0, randVec())
 		if i%7 == 0 {
@@ -84,10 +85,10 @@ func TestDedupAgreesWithPlanBundle(t *testing.T) {
 		}
 		entries = append(entries, e)
 		v, _ := bundle.UnpackF32(e.Embedding)
-		incoming = append(incoming, inherit.Incoming{ID: e.ID, Content: e.Content, Space: space, Vector: v, Polarity: e.Polarity})
+		incoming = append(incoming, dedup.Incoming{ID: e.ID, Content: e.Content, Space: space, Vector: v, Polarity: e.Polarity})
 	}
 	p := mustPlan(t, newBundle(0, entries...), inherit.Target{GolemID: "succ", Generation: 1, Existing: store}, inherit.Options{})
-	verdicts, err := inherit.Dedup(store, incoming)
+	verdicts, err := dedup.Review(store, incoming)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,11 +97,11 @@ func TestDedupAgreesWithPlanBundle(t *testing.T) {
 	var gotAdmit []string
 	for i, v := range verdicts {
 		switch v.Action {
-		case inherit.VerdictSighting:
+		case dedup.VerdictSighting:
 			gotSightings = append(gotSightings, inherit.Sighting{ExistingID: v.Match, IncomingID: incoming[i].ID, Cosine: v.Cosine,
 				SourceGolemID: "pred", Confidence: 0.9})
 			continue
-		case inherit.VerdictSameAs:
+		case dedup.VerdictSameAs:
 			gotSameAs = append(gotSameAs, inherit.SameAs{NewID: incoming[i].ID, ExistingID: v.Match, Cosine: v.Cosine})
 		}
 		gotAdmit = append(gotAdmit, incoming[i].ID)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -20,7 +21,8 @@ const (
 	ChannelSnapshot    = "snapshot"
 )
 
-// What to do with a row whose best cosine is in [SameAsFrom, SkipAbove].
+// What to do with a row whose best cosine is in [dedup.SameAsFrom,
+// dedup.SkipAbove].
 const (
 	OnSimilarKeep  = "keep"  // keep both; record a same_as candidate
 	OnSimilarMerge = "merge" // also point the new row's same_as at the old
@@ -44,14 +46,8 @@ var (
 )
 
 // Existing is one entry of the successor store, as the planner sees it for
-// dedup and id collisions.
-type Existing struct {
-	ID, Content string
-	Space       string    // embedding space of Vector; "" when the row has none
-	Vector      []float32 // nil when the row has none
-	Status      string    // active | archived | quarantined
-	Polarity    string    // positive (also "") | negative
-}
+// dedup and id collisions: package dedup's row.
+type Existing = dedup.Existing
 
 // Target is the successor store as the planner sees it.
 type Target struct {
@@ -296,8 +292,8 @@ func params(o Options, t Target) map[string]any {
 		"clade_factor":                CladeFactor,
 		"generation_factor":           GenerationFactor,
 		"retrieval_floor":             RetrievalFloor,
-		"skip_above":                  SkipAbove,
-		"same_as_from":                SameAsFrom,
+		"skip_above":                  dedup.SkipAbove,
+		"same_as_from":                dedup.SameAsFrom,
 		"bloodstain_retrieval_weight": BloodstainRetrievalWeight,
 		"bloodstain_demurrage_weight": BloodstainDemurrageWeight,
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
@@ -70,7 +71,11 @@ func (pl *planner) run() error {
 		pl.document(grimoire.DocPlaybook, pb.Text)
 	}
 
-	eng, err := newEngine(pl.t.Existing, cands)
+	incoming := make([]dedup.Incoming, len(cands))
+	for i, c := range cands {
+		incoming[i] = c.incoming()
+	}
+	rv, err := dedup.NewReviewer(pl.t.Existing, incoming)
 	if err != nil {
 		return err
 	}
@@ -82,7 +87,7 @@ func (pl *planner) run() error {
 	var markers []Flag
 	for i, c := range cands {
 		pl.p.Counts.Reviewed++
-		row, admit := pl.review(eng, i, c)
+		row, admit := pl.review(rv, c)
 		if _, seen := rowOf[c.id()]; !seen && i < nEntries {
 			rowOf[c.id()] = row
 		}
@@ -125,19 +130,19 @@ func (pl *planner) run() error {
 	return nil
 }
 
-// review decides one candidate and returns the id of the row it is after
-// the apply, and whether it is admitted.
-func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit bool) {
+// review decides the next candidate, c, and returns the id of the row it
+// is after the apply, and whether it is admitted.
+func (pl *planner) review(rv *dedup.Reviewer, c *candidate) (row string, admit bool) {
 	p := pl.p
-	d := eng.decide(i)
-	if d.sight {
-		if d.held && d.m.cos <= SkipAbove {
+	v, status := rv.Next()
+	if v.Action == dedup.VerdictSighting {
+		if v.ReusedID() {
 			pl.w.heldIDs++
 			if pl.w.heldIDExample == "" {
 				pl.w.heldIDExample = c.id()
 			}
 		}
-		return pl.sight(eng, c, d.m), false
+		return pl.sight(c, v, status), false
 	}
 	a := c.arrival
 	e := &a.Entry
@@ -148,8 +153,8 @@ func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit b
 	case e.Status == grimoire.StatusArchived:
 		pl.w.archivedByBundle++
 	}
-	if d.similar {
-		s := SameAs{NewID: e.ID, ExistingID: eng.id(d.m.idx), Cosine: d.m.cos, Merged: pl.o.OnSimilar == OnSimilarMerge}
+	if v.Action == dedup.VerdictSameAs {
+		s := SameAs{NewID: e.ID, ExistingID: v.Match, Cosine: v.Cosine, Merged: pl.o.OnSimilar == OnSimilarMerge}
 		if s.Merged {
 			a.SameAs = s.ExistingID
 		}
@@ -158,28 +163,35 @@ func (pl *planner) review(eng *engine, i int, c *candidate) (row string, admit b
 	}
 	p.Admit = append(p.Admit, a)
 	p.Counts.Admitted++
-	eng.admit(i)
 	return e.ID, true
 }
 
-func (pl *planner) sight(eng *engine, c *candidate, m match) string {
+// sight records c as a sighting of v.Match, a row of the given status ("":
+// admitted earlier in the plan), and returns that row's id.
+func (pl *planner) sight(c *candidate, v dedup.Verdict, status string) string {
 	src := c.source()
 	pl.p.Sightings = append(pl.p.Sightings, Sighting{
-		ExistingID:       eng.id(m.idx),
+		ExistingID:       v.Match,
 		IncomingID:       c.id(),
-		Cosine:           m.cos,
+		Cosine:           v.Cosine,
 		SourceGolemID:    src.GolemID,
 		SourceGeneration: src.Generation,
 		Confidence:       unit(src.Confidence),
 	})
 	pl.p.Counts.SkippedDuplicate++
-	switch eng.status(m.idx) {
+	switch status {
 	case grimoire.StatusArchived:
 		pl.w.sightedArchived++
 	case grimoire.StatusQuarantined:
 		pl.w.sightedQuarantined++
 	}
-	return eng.id(m.idx)
+	return v.Match
+}
+
+// incoming is the candidate as dedup compares it.
+func (c *candidate) incoming() dedup.Incoming {
+	e := &c.arrival.Entry
+	return dedup.Incoming{ID: e.ID, Content: e.Content, Space: c.arrival.EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 }
 
 // flags keeps one marker per row — the largest contribution, ties to the

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -134,7 +135,7 @@ func checkPlan(t *testing.T, b *bundle.Bundle, tg inherit.Target, o inherit.Opti
 	}
 	for _, s := range p.SameAs {
 		at, ok := order[s.NewID]
-		if !ok || s.Cosine < inherit.SameAsFrom || s.Cosine > inherit.SkipAbove {
+		if !ok || s.Cosine < dedup.SameAsFrom || s.Cosine > dedup.SkipAbove {
 			fail("same_as %+v", s)
 		}
 		if old, mine := order[s.ExistingID]; !held[s.ExistingID] && (!mine || old >= at) {

@@ -59,7 +59,7 @@ func BenchmarkPlanDeposit(b *testing.B) {
 			Status: grimoire.StatusActive, Polarity: grimoire.PolarityNegative}
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	src := &library.Source{Channel: library.ChannelDeath, Digest: "sha256:00", Kind: "death", GolemID: "golem-z", Generation: 3}
+	src := &library.Offering{Channel: library.ChannelDeath, Digest: "sha256:00", Kind: "death", GolemID: "golem-z", Generation: 3}
 	for i := range 2048 {
 		e := record(fmt.Sprintf("z%06d", i), grimoire.CategoryWarning, "", 0.7, 3, nil).Entry
 		e.Embedding, e.Polarity, e.Store = benchVec(r), grimoire.PolarityNegative, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -21,10 +22,10 @@ type DepositOptions struct {
 // Deposit is everything a deposit does to a library, decided: Plan is
 // what the store applies (Kind the source's kind, Channel the deposit's,
 // BundleDigest the source's digest, SourceGolemID and SourceGeneration
-// the depositing Golem); Source says what the channel's filter chose.
+// the depositing Golem); Offering says what the channel's filter chose.
 type Deposit struct {
-	Plan   inherit.Plan
-	Source *Source
+	Plan     inherit.Plan
+	Offering *Offering
 }
 
 // PlanDeposit decides how src arrives in a library whose rows are
@@ -33,7 +34,7 @@ type Deposit struct {
 // depositing Golem; the edges among deposited entries mapped onto the rows
 // their ends became; the playbook under the Golem's folder. An error names
 // a vector that cannot be compared.
-func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*Deposit, error) {
+func PlanDeposit(src *Offering, existing []inherit.Existing, o DepositOptions) (*Deposit, error) {
 	switch o.OnSimilar {
 	case "":
 		o.OnSimilar = inherit.OnSimilarKeep
@@ -53,13 +54,13 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		Params:           depositParams(src, o),
 	}
 	rows := make([]inherit.Arrival, len(src.Entries))
-	incoming := make([]inherit.Incoming, len(src.Entries))
+	incoming := make([]dedup.Incoming, len(src.Entries))
 	for i := range src.Entries {
 		rows[i] = depositRow(src, &src.Entries[i])
 		e := &rows[i].Entry
-		incoming[i] = inherit.Incoming{ID: e.ID, Content: e.Content, Space: rows[i].EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
+		incoming[i] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: rows[i].EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 	}
-	verdicts, err := inherit.Dedup(existing, incoming)
+	verdicts, err := dedup.Review(existing, incoming)
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +70,11 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		a := rows[i]
 		id := a.Entry.ID
 		p.Counts.Reviewed++
-		if v.Action == inherit.VerdictSighting {
+		if v.Action == dedup.VerdictSighting {
 			if _, seen := rowOf[id]; !seen {
 				rowOf[id] = v.Match
 			}
-			if v.HeldID && v.Cosine <= inherit.SkipAbove {
+			if v.ReusedID() {
 				if held++; heldExample == "" {
 					heldExample = id
 				}
@@ -84,7 +85,7 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 			continue
 		}
 		rowOf[id] = id
-		if v.Action == inherit.VerdictSameAs {
+		if v.Action == dedup.VerdictSameAs {
 			s := inherit.SameAs{NewID: id, ExistingID: v.Match, Cosine: v.Cosine, Merged: o.OnSimilar == inherit.OnSimilarMerge}
 			if s.Merged {
 				a.SameAs = v.Match
@@ -108,7 +109,7 @@ func PlanDeposit(src *Source, existing []inherit.Existing, o DepositOptions) (*D
 		}
 	}
 	sortPlan(p)
-	return &Deposit{Plan: *p, Source: src}, nil
+	return &Deposit{Plan: *p, Offering: src}, nil
 }
 
 // PlaybookName is where a library keeps a deposited PLAYBOOK.md:
@@ -118,7 +119,7 @@ func PlaybookName(channel, golemID string, generation int) string {
 }
 
 // depositRow is the library row an offered entry becomes.
-func depositRow(src *Source, o *Offer) inherit.Arrival {
+func depositRow(src *Offering, o *Offer) inherit.Arrival {
 	e := o.Entry
 	conf := unit(e.Confidence)
 	if src.Channel == ChannelClade {
@@ -192,7 +193,7 @@ func mapEdges(edges []grimoire.CausalEdge, rowOf map[string]string, c *inherit.C
 }
 
 // depositParams are the rules a deposit used, for its activity.
-func depositParams(src *Source, o DepositOptions) map[string]any {
+func depositParams(src *Offering, o DepositOptions) map[string]any {
 	return map[string]any{
 		"channel":                     src.Channel,
 		"on_similar":                  o.OnSimilar,
@@ -204,8 +205,8 @@ func depositParams(src *Source, o DepositOptions) map[string]any {
 		"clade_factor":                CladeFactor,
 		"edge_min_weight":             EdgeMinWeight,
 		"edge_min_evidence":           EdgeMinEvidence,
-		"skip_above":                  inherit.SkipAbove,
-		"same_as_from":                inherit.SameAsFrom,
+		"skip_above":                  dedup.SkipAbove,
+		"same_as_from":                dedup.SameAsFrom,
 		"bloodstain_retrieval_weight": BloodstainRetrievalWeight,
 		"bloodstain_demurrage_weight": BloodstainDemurrageWeight,
 		"offered":                     src.Offered,

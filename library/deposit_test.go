@@ -36,7 +36,7 @@ func plantedBundle() *bundle.Bundle {
 
 // TestDeathDepositFilter deposits the planted bundle into an empty library.
 func TestDeathDepositFilter(t *testing.T) {
-	src := mustSource(t, plantedBundle(), library.ChannelDeath)
+	src := mustOffering(t, plantedBundle(), library.ChannelDeath)
 	if src.Offered != 6 || src.LeftOut != 3 || src.EdgesOffered != 4 || src.EdgesLeftOut != 3 {
 		t.Errorf("offered %d, left out %d, edges %d, edges left out %d; want 6, 3, 4, 3", src.Offered, src.LeftOut, src.EdgesOffered, src.EdgesLeftOut)
 	}
@@ -82,7 +82,7 @@ func TestDeathDepositFilter(t *testing.T) {
 func TestCladeDeposit(t *testing.T) {
 	b := plantedBundle()
 	b.Body.Entries[2].IsBloodstain = true // heu-090
-	d, err := library.PlanDeposit(mustSource(t, b, library.ChannelClade), nil, library.DepositOptions{})
+	d, err := library.PlanDeposit(mustOffering(t, b, library.ChannelClade), nil, library.DepositOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestDepositDedup(t *testing.T) {
 		pointer   string
 	}{{"keep", "", ""}, {"merge", inherit.OnSimilarMerge, "a-1"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := library.PlanDeposit(mustSource(t, b, library.ChannelDeath), existing, library.DepositOptions{OnSimilar: tc.onSimilar})
+			d, err := library.PlanDeposit(mustOffering(t, b, library.ChannelDeath), existing, library.DepositOptions{OnSimilar: tc.onSimilar})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,7 +38,7 @@
 // bloodstain (is_bloodstain) arrives with the bloodstain weights whatever
 // the channel. Entries the source holds archived stay archived.
 //
-// Dedup on arrival is inheritance's (inherit.Dedup, float64 cosines):
+// Dedup on arrival is inheritance's (package dedup, float64 cosines):
 // above 0.95 the entry is not admitted and a sighting of the library's row
 // is recorded, naming the depositing Golem, its generation and the
 // entry's confidence as deposited; from 0.90 to 0.95 both are kept and a
@@ -67,7 +67,7 @@
 // 0.60, clade, marketplace and manual 0.50) and hops from the entry's
 // source generation to the successor's generation (at least 1): never
 // above the inheritance base 0.3. Below the retrieval floor 0.05 it is
-// stored archived. Rows meet the successor's own through inherit.Dedup, as
+// stored archived. Rows meet the successor's own through dedup.Review, as
 // an inherit's do; the edges among selected rows come along. An equip is
 // keyed by the library's state (its golem id and latest activity), the
 // selection (ids and arrival confidences) and the successor (golem id,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -39,7 +40,7 @@ type Choice struct {
 	Hops       int
 	Multiplier float64
 	Arrival    float64 // its confidence in the successor
-	Decision   string  // inherit.VerdictAdmit | VerdictSighting | VerdictSameAs
+	Decision   string  // dedup.VerdictAdmit | VerdictSighting | VerdictSameAs
 	Match      string  // the successor's row sighted or resembled
 	Cosine     float64
 	Status     string // of an admitted row: active, or archived below the retrieval floor
@@ -60,12 +61,12 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 	}
 	eq := &Equip{Choices: make([]Choice, len(sel))}
 	rows := make([]inherit.Arrival, len(sel))
-	incoming := make([]inherit.Incoming, len(sel))
+	incoming := make([]dedup.Incoming, len(sel))
 	for i := range sel {
 		c, a := equipRow(&sel[i], t.Generation)
 		eq.Choices[i], rows[i] = c, a
 		e := &a.Entry
-		incoming[i] = inherit.Incoming{ID: e.ID, Content: e.Content, Space: a.EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
+		incoming[i] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: a.EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 	}
 	eq.Key = equipKey(libraryGolem, state, eq.Choices, t)
 	p := &eq.Plan
@@ -80,7 +81,7 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		Now:             o.Now,
 		Params:          equipParams(libraryGolem, state, t, o, len(sel)),
 	}
-	verdicts, err := inherit.Dedup(t.Existing, incoming)
+	verdicts, err := dedup.Review(t.Existing, incoming)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		id := a.Entry.ID
 		c.Decision, c.Match, c.Cosine = v.Action, v.Match, v.Cosine
 		p.Counts.Reviewed++
-		if v.Action == inherit.VerdictSighting {
+		if v.Action == dedup.VerdictSighting {
 			rowOf[id] = v.Match
 			src := a.Entry.Source
 			p.Sightings = append(p.Sightings, inherit.Sighting{ExistingID: v.Match, IncomingID: id, Cosine: v.Cosine,
@@ -104,7 +105,7 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 			p.Counts.ArchivedBelowFloor++
 		}
 		c.Status = a.Entry.Status
-		if v.Action == inherit.VerdictSameAs {
+		if v.Action == dedup.VerdictSameAs {
 			s := inherit.SameAs{NewID: id, ExistingID: v.Match, Cosine: v.Cosine, Merged: o.OnSimilar == inherit.OnSimilarMerge}
 			if s.Merged {
 				a.SameAs = v.Match
@@ -214,8 +215,8 @@ func equipParams(libraryGolem, state string, t inherit.Target, o EquipOptions, s
 		"base_predecessor":  inherit.BasePredecessor,
 		"generation_factor": inherit.GenerationFactor,
 		"retrieval_floor":   inherit.RetrievalFloor,
-		"skip_above":        inherit.SkipAbove,
-		"same_as_from":      inherit.SameAsFrom,
+		"skip_above":        dedup.SkipAbove,
+		"same_as_from":      dedup.SameAsFrom,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/library"
@@ -122,12 +123,12 @@ func TestPlanEquip(t *testing.T) {
 		decision string
 		status   string
 	}{
-		"warn":  {0.3, 1, inherit.VerdictAdmit, grimoire.StatusActive},
-		"deep":  {0.28 * 0.85 * 0.85, 3, inherit.VerdictAdmit, grimoire.StatusActive},
-		"live":  {0.3, 1, inherit.VerdictAdmit, grimoire.StatusActive},
-		"sib":   {0.25, 1, inherit.VerdictAdmit, grimoire.StatusActive},
-		"faint": {0.045, 1, inherit.VerdictAdmit, grimoire.StatusArchived},
-		"dup":   {0.3, 1, inherit.VerdictSighting, ""},
+		"warn":  {0.3, 1, dedup.VerdictAdmit, grimoire.StatusActive},
+		"deep":  {0.28 * 0.85 * 0.85, 3, dedup.VerdictAdmit, grimoire.StatusActive},
+		"live":  {0.3, 1, dedup.VerdictAdmit, grimoire.StatusActive},
+		"sib":   {0.25, 1, dedup.VerdictAdmit, grimoire.StatusActive},
+		"faint": {0.045, 1, dedup.VerdictAdmit, grimoire.StatusArchived},
+		"dup":   {0.3, 1, dedup.VerdictSighting, ""},
 	}
 	for _, c := range eq.Choices {
 		w := want[c.ID]

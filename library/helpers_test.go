@@ -88,8 +88,8 @@ func bentry(golem string, gen int, id, category, content string, conf float64, v
 	return e
 }
 
-// mustSource reads what b offers by channel.
-func mustSource(t testing.TB, b *bundle.Bundle, channel string) *library.Source {
+// mustOffering reads what b offers by channel.
+func mustOffering(t testing.TB, b *bundle.Bundle, channel string) *library.Offering {
 	t.Helper()
 	d, err := b.Digest()
 	if err != nil {

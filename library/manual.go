@@ -110,7 +110,7 @@ func ManualDigest(exportDigest string, picks []string) string {
 // documents. A picked id the export does not hold, or a quarantined
 // entry, is a *PickError and nothing is offered. Memory grows with the
 // picks, not with the export. Other errors are the reader's.
-func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (*Source, error) {
+func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (*Offering, error) {
 	ids := slices.Clone(picks)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -122,7 +122,7 @@ func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (
 		want[id] = true
 	}
 	h := r.Header()
-	src := &Source{Channel: ChannelManual, Digest: ManualDigest(exportDigest, ids), Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
+	src := &Offering{Channel: ChannelManual, Digest: ManualDigest(exportDigest, ids), Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
 	model := ""
 	if h.Embedding != nil {
 		model = h.Embedding.Model

@@ -15,7 +15,7 @@ import (
 // manual.jsonl: golem-legacy, generation 1, entries at confidences 0.0999
 // to 0.95 (t-…), a quarantined entry and a dream journal entry, three
 // causal edges.
-func picked(t *testing.T, picks ...string) (*library.Source, error) {
+func picked(t *testing.T, picks ...string) (*library.Offering, error) {
 	t.Helper()
 	f, err := os.Open("testdata/manual.jsonl")
 	if err != nil {

@@ -11,10 +11,10 @@ import (
 	"github.com/bardo-golem/bardo/inherit"
 )
 
-// Source is what a deposit offers once its channel's filter has chosen:
+// Offering is what a deposit offers once its channel's filter has chosen:
 // the admissible entries in the source's order (a bundle's rank order, an
 // export's file order), the edges among them that qualify, the playbook.
-type Source struct {
+type Offering struct {
 	Channel    string
 	Digest     string // the deposit's idempotency key: the bundle's digest, or the export's grimoire.ContentDigest
 	Kind       string // bundle.KindDeath for a bundle, "export" for an export
@@ -30,7 +30,7 @@ type Source struct {
 	EdgesLeftOut int // edges left out: an end not deposited, or weight < 0.5, or evidence < 3
 }
 
-// KindExport is Source.Kind for a living Golem's export.
+// KindExport is Offering.Kind for a living Golem's export.
 const KindExport = "export"
 
 // Offer is one entry a source offers: its Source says where its confidence
@@ -74,7 +74,7 @@ func EdgeQualifies(e *grimoire.CausalEdge) bool {
 // death bundle or a clade push, or a
 // channel a bundle does not come by, and an error matching
 // bundle.ErrCorrupt for a time or vector it cannot read.
-func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
+func FromBundle(b *bundle.Bundle, digest, channel string) (*Offering, error) {
 	if channel != ChannelDeath && channel != ChannelClade {
 		return nil, fmt.Errorf("channel %q: a bundle is deposited by %q or %q: %w", channel, ChannelDeath, ChannelClade, inherit.ErrUnsupported)
 	}
@@ -92,7 +92,7 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
 	if digest != actual {
 		return nil, fmt.Errorf("bundle claims digest %q, its content has %s: %w", digest, actual, inherit.ErrDigestMismatch)
 	}
-	src := &Source{Channel: channel, Digest: digest, Kind: h.Kind, GolemID: h.GolemID, Generation: h.Generation,
+	src := &Offering{Channel: channel, Digest: digest, Kind: h.Kind, GolemID: h.GolemID, Generation: h.Generation,
 		Offered: len(b.Body.Entries), EdgesOffered: len(b.Body.CausalGraph)}
 	in := make(map[string]bool, len(b.Body.Entries))
 	for i := range b.Body.Entries {
@@ -129,9 +129,9 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Source, error) {
 // left out are counted, never kept, so memory grows only with what is
 // deposited. Errors are the reader's (grimoire.ErrMalformed for a bad
 // export).
-func FromExport(r *grimoire.Reader, digest string) (*Source, error) {
+func FromExport(r *grimoire.Reader, digest string) (*Offering, error) {
 	h := r.Header()
-	src := &Source{Channel: ChannelLive, Digest: digest, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
+	src := &Offering{Channel: ChannelLive, Digest: digest, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
 	model := ""
 	if h.Embedding != nil {
 		model = h.Embedding.Model

@@ -64,10 +64,10 @@ func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.T
 	}
 	p := &d.Plan
 	extra := map[string]any{
-		"offered":        d.Source.Offered,
-		"left_out":       d.Source.LeftOut,
-		"edges_offered":  d.Source.EdgesOffered,
-		"edges_left_out": d.Source.EdgesLeftOut,
+		"offered":        d.Offering.Offered,
+		"left_out":       d.Offering.LeftOut,
+		"edges_offered":  d.Offering.EdgesOffered,
+		"edges_left_out": d.Offering.EdgesLeftOut,
 	}
 	k := kinds{kind: ActivityDeposit, blockers: []string{ActivityDeposit}, supersede: ActivityDepositQuarantined}
 	if p.Trust.Quarantine {

@@ -135,7 +135,7 @@ func TestDepositThreeGolems(t *testing.T) {
 			t.Fatalf("deposit of %s: %v", step.b.Header.GolemID, err)
 		}
 		pc := d.Plan.Counts
-		got := counts{pc.Admitted, pc.SkippedDuplicate, pc.SameAsCandidates, d.Source.LeftOut, len(d.Plan.Edges)}
+		got := counts{pc.Admitted, pc.SkippedDuplicate, pc.SameAsCandidates, d.Offering.LeftOut, len(d.Plan.Edges)}
 		if got != step.want {
 			t.Errorf("deposit of %s: %+v, want %+v", step.b.Header.GolemID, got, step.want)
 		}
@@ -352,7 +352,7 @@ func TestDepositQuarantinedNeverBlocksTrusted(t *testing.T) {
 		if q {
 			tr = inherit.Trust{Signature: "unsigned", Quarantine: true}
 		}
-		return &library.Deposit{Plan: inherit.Plan{BundleDigest: digest, Kind: "death", Channel: library.ChannelDeath, Trust: tr}, Source: &library.Source{}}
+		return &library.Deposit{Plan: inherit.Plan{BundleDigest: digest, Kind: "death", Channel: library.ChannelDeath, Trust: tr}, Offering: &library.Offering{}}
 	}
 	qa, err := s.ApplyDeposit(ctx, dep(true), t0)
 	if err != nil {
@@ -449,7 +449,7 @@ func TestMigrateDepositVerdicts(t *testing.T) {
 		t.Errorf("verdicts after the migration (-want +got):\n%s", d)
 	}
 	d := &library.Deposit{Plan: inherit.Plan{BundleDigest: "sha256:aa", Kind: "death", Channel: library.ChannelDeath,
-		Trust: inherit.Trust{Signature: "trusted", SignedBy: "owner"}}, Source: &library.Source{}}
+		Trust: inherit.Trust{Signature: "trusted", SignedBy: "owner"}}, Offering: &library.Offering{}}
 	if _, err := w.ApplyDeposit(ctx, d, t0); err != nil {
 		t.Errorf("the signed original of a source quarantined before the migration: %v", err)
 	}

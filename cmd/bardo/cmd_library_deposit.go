@@ -179,7 +179,7 @@ func runLibraryDeposit(c *cobra.Command, g *globals, o libraryDepositOptions) er
 type depositRun struct {
 	g    *globals
 	o    libraryDepositOptions
-	src  *library.Source
+	src  *library.Offering
 	kind fileKind
 	now  time.Time
 

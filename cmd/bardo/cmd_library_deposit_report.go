@@ -44,7 +44,7 @@ type depositCounts struct {
 func (d *depositRun) result(dep *library.Deposit) depositResult {
 	res := d.alreadyDeposited()
 	res.Reason = ""
-	c, s := dep.Plan.Counts, dep.Source
+	c, s := dep.Plan.Counts, dep.Offering
 	res.Counts = &depositCounts{
 		Offered: s.Offered, LeftOut: s.LeftOut, Reviewed: c.Reviewed, Admitted: c.Admitted,
 		SkippedDuplicate: c.SkippedDuplicate, SameAsCandidates: c.SameAsCandidates,

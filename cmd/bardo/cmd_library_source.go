@@ -13,7 +13,7 @@ import (
 )
 
 // readDepositSource reads SRC by what it is, settling --channel.
-func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (*library.Source, fileKind, error) {
+func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (*library.Offering, fileKind, error) {
 	f, err := g.openSeekable(o.Source)
 	if err != nil {
 		return nil, "", err
@@ -62,7 +62,7 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		return nil, "", explainKind(o.Source, filekind.Export, asInputError(f.Name(), err))
 	}
 	defer r.Close()
-	var src *library.Source
+	var src *library.Offering
 	if o.Channel == library.ChannelManual {
 		picks, err := g.readPicks(o)
 		if err != nil {

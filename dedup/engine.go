@@ -1,4 +1,4 @@
-package inherit
+package dedup
 
 import (
 	"fmt"
@@ -6,9 +6,44 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/similarity"
 	"github.com/bardo-golem/bardo/textembed"
 )
+
+// spaceKey names a model embedding space: vectors are compared only within
+// one. The zero key is "no model vector": such a row meets others through
+// bardo-text/v1 of its content.
+type spaceKey struct {
+	space string
+	dims  int
+}
+
+// modelKey returns the key of a vector of the named space, or the zero key
+// when there is no vector or it is bardo-text/v1 (text comparisons always
+// embed the content).
+func modelKey(space string, v []float32) spaceKey {
+	if len(v) == 0 || space == "" || space == textembed.Space {
+		return spaceKey{}
+	}
+	return spaceKey{space, len(v)}
+}
+
+// candidate is one incoming row under review.
+type candidate struct {
+	id, content, pol string
+	key              spaceKey  // model space of vec
+	vec              []float32 // model vector; nil when none
+	text             *sparse   // bardo-text/v1 of the content, made on first use
+}
+
+func (c *candidate) textVector() sparse {
+	if c.text == nil {
+		v := sparseOf(textembed.Embed(c.content))
+		c.text = &v
+	}
+	return *c.text
+}
 
 // match is an engine row and its cosine to a candidate; idx −1 is none.
 type match struct {
@@ -53,6 +88,7 @@ type engine struct {
 	plan         map[group]*planSet   // per model group: every candidate of it
 	planPos      []int                // candidate → its index in its planSet
 	text         map[group]*textIndex // rows met through bardo-text/v1
+	rank         *bucketRank          // the text indexes' bucket order
 	queries      map[group]bool       // the groups of the candidates
 	needText     map[group]bool       // cache of needsText
 }
@@ -65,7 +101,16 @@ type planSet struct {
 	admitted int
 }
 
-func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
+func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
+	cands := make([]*candidate, len(incoming))
+	for i := range incoming {
+		in := &incoming[i]
+		c := &candidate{id: in.ID, content: in.Content, pol: grimoire.EffectivePolarity(in.Polarity)}
+		if c.key = modelKey(in.Space, in.Vector); c.key != (spaceKey{}) {
+			c.vec = in.Vector
+		}
+		cands[i] = c
+	}
 	e := &engine{
 		byID:     make(map[string]int, len(existing)+len(cands)),
 		exact:    make(map[string]int, len(existing)+len(cands)),
@@ -77,7 +122,7 @@ func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
 		needText: make(map[group]bool),
 	}
 	for _, c := range cands {
-		e.queries[group{c.key, c.polarity()}] = true
+		e.queries[group{c.key, c.pol}] = true
 	}
 	order := make([]int, len(existing))
 	for i := range order {
@@ -85,18 +130,42 @@ func newEngine(existing []Existing, cands []*candidate) (*engine, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(existing[a].ID, existing[b].ID) })
 	members := make(map[group][]int) // model group → store rows
+	type textRow struct {
+		r int
+		g group
+		v sparse
+	}
+	var texts []textRow        // store rows met through bardo-text/v1
+	var df [textembed.Dims]int // of the rows the text indexes may hold
+	count := func(v sparse) {
+		for _, k := range v.idx {
+			df[k]++
+		}
+	}
 	for _, k := range order {
 		x := &existing[k]
 		key := modelKey(x.Space, x.Vector)
-		pol := polarity(x.Polarity)
+		pol := grimoire.EffectivePolarity(x.Polarity)
 		r := e.addRow(x.ID, x.Content, key, x.Vector, pol, x.Status)
 		if key != (spaceKey{}) {
 			g := group{key, pol}
 			members[g] = append(members[g], r)
 		}
 		if g := (group{key, pol}); e.needsText(g) {
-			e.addText(r, g, textembed.Embed(x.Content))
+			v := sparseOf(textembed.Embed(x.Content))
+			texts = append(texts, textRow{r, g, v})
+			count(v)
 		}
+	}
+	for _, c := range cands {
+		if e.needsText(group{c.key, c.pol}) {
+			count(c.textVector())
+		}
+	}
+	// One bucket order for every text index, fixed before the first row.
+	e.rank = rankByFrequency(&df)
+	for _, t := range texts {
+		e.addText(t.r, t.g, t.v)
 	}
 	if err := e.searchExisting(members); err != nil {
 		return nil, err
@@ -145,10 +214,10 @@ func (e *engine) needsText(g group) bool {
 }
 
 // addText indexes row r of group g by its bardo-text/v1 vector text.
-func (e *engine) addText(r int, g group, text []float32) {
+func (e *engine) addText(r int, g group, text sparse) {
 	ix := e.text[g]
 	if ix == nil {
-		ix = new(textIndex)
+		ix = newTextIndex(e.rank, SameAsFrom)
 		e.text[g] = ix
 	}
 	ix.add(r, text)
@@ -162,7 +231,7 @@ func (e *engine) searchExisting(members map[group][]int) error {
 	for i, c := range e.cands {
 		e.existingBest[i] = match{idx: -1}
 		if c.key != (spaceKey{}) {
-			g := group{c.key, c.polarity()}
+			g := group{c.key, c.pol}
 			byGroup[g] = append(byGroup[g], i)
 		}
 	}
@@ -201,7 +270,7 @@ func (e *engine) buildPlanSets() error {
 		if c.key == (spaceKey{}) {
 			continue
 		}
-		g := group{c.key, c.polarity()}
+		g := group{c.key, c.pol}
 		b := builders[g]
 		if b == nil {
 			b = similarity.NewSet(g.key.space, g.key.dims)
@@ -209,7 +278,7 @@ func (e *engine) buildPlanSets() error {
 		}
 		pos, err := b.Add(c.vec)
 		if err != nil {
-			return fmt.Errorf("incoming entry %q: %w", c.id(), err)
+			return fmt.Errorf("incoming entry %q: %w", c.id, err)
 		}
 		e.planPos[i] = pos
 	}
@@ -239,14 +308,14 @@ func (e *engine) status(r int) string { return e.statuses[r] }
 func (e *engine) best(i int) match {
 	c := e.cands[i]
 	best := match{idx: -1}
-	if c.content() != "" {
-		if r, ok := e.exact[c.polarity()+"\x00"+c.content()]; ok {
+	if c.content != "" {
+		if r, ok := e.exact[c.pol+"\x00"+c.content]; ok {
 			best = match{r, 1}
 		}
 	}
 	if c.key != (spaceKey{}) {
 		best = better(best, e.existingBest[i])
-		if ps := e.plan[group{c.key, c.polarity()}]; ps != nil && ps.admitted > 0 {
+		if ps := e.plan[group{c.key, c.pol}]; ps != nil && ps.admitted > 0 {
 			for _, m := range ps.set.Within(c.vec, SameAsFrom) {
 				if r := ps.rows[m.Index]; r >= 0 {
 					best = better(best, match{r, m.Cos})
@@ -257,7 +326,7 @@ func (e *engine) best(i int) match {
 	// better is a total order on (cosine, row), so the order in which the
 	// groups are visited does not matter.
 	for g, ix := range e.text {
-		if g.pol == c.polarity() && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
+		if g.pol == c.pol && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
 			best = better(best, ix.best(c.textVector(), SameAsFrom))
 		}
 	}
@@ -267,8 +336,8 @@ func (e *engine) best(i int) match {
 // admit makes candidate i a row that later candidates are compared with.
 func (e *engine) admit(i int) {
 	c := e.cands[i]
-	r := e.addRow(c.id(), c.content(), c.key, c.vec, c.polarity(), "")
-	g := group{c.key, c.polarity()}
+	r := e.addRow(c.id, c.content, c.key, c.vec, c.pol, "")
+	g := group{c.key, c.pol}
 	if ps := e.plan[g]; ps != nil && c.key != (spaceKey{}) {
 		ps.rows[e.planPos[i]] = r
 		ps.admitted++
@@ -284,12 +353,12 @@ func (e *engine) pairCosine(i, r int) float64 {
 	c := e.cands[i]
 	var cos float64
 	switch {
-	case c.content() != "" && c.content() == e.contents[r]:
+	case c.content != "" && c.content == e.contents[r]:
 		return 1
 	case c.key != (spaceKey{}) && c.key == e.keys[r]:
 		cos = similarity.Cosine64(c.vec, e.vecs[r])
 	default:
-		cos = similarity.Cosine64(c.textVector(), textembed.Embed(e.contents[r]))
+		cos = similarity.Cosine64(textembed.Embed(c.content), textembed.Embed(e.contents[r]))
 	}
 	if math.IsNaN(cos) { // a store row with a non-finite vector
 		return 0

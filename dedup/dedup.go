@@ -1,0 +1,140 @@
+package dedup
+
+// The thresholds of decisions.md, "Inheritance": the one place they are
+// defined.
+const (
+	// SkipAbove: a row whose best cosine exceeds it is a sighting.
+	SkipAbove = 0.95
+	// SameAsFrom: a row whose best cosine is at least this (and at most
+	// SkipAbove) is admitted with a same_as candidate.
+	SameAsFrom = 0.90
+)
+
+// Existing is one row of a store, as dedup sees it.
+type Existing struct {
+	ID, Content string
+	Space       string    // embedding space of Vector; "" when the row has none
+	Vector      []float32 // nil when the row has none
+	Status      string    // active | archived | quarantined
+	Polarity    string    // positive (also "") | negative
+}
+
+// Incoming is a row offered to a store, as dedup sees it: an inherit's
+// rows, and those of the Library of Babel's deposits and equips, meet the
+// store's rows through it alike.
+type Incoming struct {
+	ID, Content string
+	Space       string    // embedding space of Vector; "" when the row has none
+	Vector      []float32 // nil when the row has none
+	Polarity    string    // positive (also "") | negative
+}
+
+// What dedup decides for an incoming row.
+const (
+	VerdictAdmit    = "admit"    // a new row
+	VerdictSighting = "sighting" // not admitted: the row Match is the same knowledge
+	VerdictSameAs   = "same_as"  // admitted, with a same_as candidate on Match
+)
+
+// Verdict is the decision on one incoming row.
+type Verdict struct {
+	Action string  // VerdictAdmit | VerdictSighting | VerdictSameAs
+	Match  string  // the row sighted or resembled: a store row, or an incoming row admitted before; "" for a plain admit
+	Cosine float64 // the cosine to Match (float64); 0 for a plain admit
+	HeldID bool    // a sighting because Match holds the incoming id, whatever the cosine
+}
+
+// ReusedID reports whether v is a sighting only because Match holds the
+// incoming id for other content: a cosine that alone would not have made
+// it one. Writers warn about these.
+func (v Verdict) ReusedID() bool { return v.HeldID && v.Cosine <= SkipAbove }
+
+// Review reviews the incoming rows in order against the store's rows and
+// the incoming rows admitted before them (see the package doc): above
+// SkipAbove a sighting, from SameAsFrom to SkipAbove admitted with a
+// same_as candidate, below admitted; an id already held is a sighting of
+// its holder whatever the cosine; rows of different polarity never match.
+// It returns one Verdict per incoming row. An error names a vector that
+// cannot be compared (a length that disagrees with its space, a
+// non-finite component).
+func Review(existing []Existing, incoming []Incoming) ([]Verdict, error) {
+	r, err := NewReviewer(existing, incoming)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Verdict, len(incoming))
+	for i := range out {
+		out[i], _ = r.Next()
+	}
+	return out, nil
+}
+
+// A Reviewer is Review one row at a time, for a caller that reports
+// progress or needs to know more of the rows matched.
+type Reviewer struct {
+	e    *engine
+	next int
+}
+
+// NewReviewer prepares the review of incoming against existing: it
+// compares the incoming rows with the store's and indexes what later rows
+// are compared with. Its errors are Review's.
+func NewReviewer(existing []Existing, incoming []Incoming) (*Reviewer, error) {
+	e, err := newEngine(existing, incoming)
+	if err != nil {
+		return nil, err
+	}
+	return &Reviewer{e: e}, nil
+}
+
+// Next decides the next incoming row, in order, and admits it unless it is
+// a sighting, so that later rows are compared with it. status is the
+// status of the store row matched; "" when Match is an incoming row or
+// there is none. Next panics when every row has been reviewed.
+func (r *Reviewer) Next() (v Verdict, status string) {
+	i := r.next
+	if i >= len(r.e.cands) {
+		panic("dedup: Next after the last incoming row")
+	}
+	r.next++
+	e := r.e
+	d := e.decide(i)
+	v = Verdict{Action: VerdictAdmit}
+	switch {
+	case d.sight:
+		v = Verdict{Action: VerdictSighting, Match: e.id(d.m.idx), Cosine: d.m.cos, HeldID: d.held}
+	case d.similar:
+		v = Verdict{Action: VerdictSameAs, Match: e.id(d.m.idx), Cosine: d.m.cos}
+	}
+	if d.m.idx >= 0 {
+		status = e.status(d.m.idx)
+	}
+	if !d.sight {
+		e.admit(i)
+	}
+	return v, status
+}
+
+// decision is what dedup decides for candidate i.
+type decision struct {
+	m       match // the row matched; idx −1 for a plain admit
+	sight   bool  // not admitted: a sighting of m
+	held    bool  // a sighting because m holds the candidate's id
+	similar bool  // admitted with a same_as candidate on m
+}
+
+// decide applies the dedup thresholds to candidate i's best match: the one
+// place they are applied.
+func (e *engine) decide(i int) decision {
+	if r, ok := e.held(e.cands[i].id); ok {
+		return decision{m: match{r, e.pairCosine(i, r)}, sight: true, held: true}
+	}
+	best := e.best(i)
+	switch {
+	case best.idx >= 0 && best.cos > SkipAbove:
+		return decision{m: best, sight: true}
+	case best.idx >= 0 && best.cos >= SameAsFrom:
+		return decision{m: best, similar: true}
+	}
+	return decision{m: match{idx: -1}}
+}

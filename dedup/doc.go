@@ -1,0 +1,53 @@
+// Package dedup decides, for rows arriving in a store, which are the same
+// knowledge as a row the store holds or an earlier arrival: decisions.md,
+// "Inheritance", its dedup rules and thresholds. An inherit (package
+// inherit) and the Library of Babel's deposits and equips (package library)
+// meet a store's rows through it alike. It is pure and deterministic: the
+// same rows in the same order give the same verdicts, bit for bit, on
+// every CPU.
+//
+// # Rules
+//
+// Incoming rows are reviewed in order against the store's rows and the
+// rows admitted before them. Two rows are compared by the cosine, in
+// float64 (similarity.Cosine64), of their vectors when both have one in
+// the same model space, else of bardo-text/v1 (package textembed) of their
+// contents; identical non-empty contents count as 1.0. Rows of different
+// polarity are never duplicates of each other: a negative and a positive
+// entry with near-identical text say opposite things. With the best cosine
+// c (ties to the store's rows in id order, then to the earlier admitted):
+//
+//   - c > SkipAbove (0.95): not admitted; a sighting of the matched row.
+//   - SameAsFrom (0.90) ≤ c ≤ SkipAbove: admitted, with a same_as
+//     candidate on the matched row.
+//   - c < SameAsFrom: admitted.
+//
+// An incoming id the store already holds, or that an earlier row took, is
+// never overwritten: it is a sighting of that row, whatever the cosine
+// (Verdict.HeldID).
+//
+// # Which rows are compared
+//
+// Dedup compares an arrival with every row it is given. Which of a store's
+// rows an arrival may meet is not its rule but the planner's: a trusted
+// arrival meets no quarantined row (inherit.Visible), and a quarantined
+// row whose id a trusted row takes is moved aside (inherit.MoveAside). The
+// two halves are one rule of trust, and the second changes the plan —
+// Rekeys, ids, the activity — which dedup knows nothing of; so both live in
+// package inherit, beside the quarantine they serve, and every writer
+// (PlanBundle, a library's equip) filters the rows before it calls Review.
+//
+// # Engine
+//
+// Model vectors are searched with package similarity (float64 cosines of
+// the threshold search, only matches at SameAsFrom or above). Rows met
+// through bardo-text/v1 are found through a prefix-filtered inverted index
+// (textindex.go: one bucket order, rare buckets first; each row listed
+// under pairs of its prefix buckets, or single buckets, where a row whose
+// cosine reaches SameAsFrom must share them), with a bitmap bound that
+// skips most candidates; every remaining candidate is compared exactly,
+// and the cosines are the same bits as Cosine64's: the verdicts are those
+// of a comparison with every row. On a Golem's templated texts the
+// candidates are a few per cent of the pairs: fewer, but still growing
+// with the square of the rows.
+package dedup

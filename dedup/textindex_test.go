@@ -1,0 +1,313 @@
+package dedup
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/similarity"
+	"github.com/bardo-golem/bardo/textembed"
+)
+
+// plantedText returns 512-dim vectors with exact cosines to base: the
+// integer vectors of inherit's tests (9,3,3,1 is 9/10 to (1), …) laid on
+// random buckets, the first component on base's bucket, and exact
+// copies of base (ties).
+func plantedText(r *rand.Rand, base int) [][]float32 {
+	var out [][]float32
+	for _, comps := range [][]float32{
+		{1},                  // 1: a tie with every copy
+		{97, 24, 3, 2, 1, 1}, // 0.97
+		{19, 5, 3, 2, 1},     // 0.95 exactly: a same_as, not a sighting
+		{23, 8, 4, 4},        // 0.92
+		{9, 3, 3, 1},         // 0.90 exactly: a same_as
+		{89, 45, 7, 2, 1},    // 0.89
+		{4, 3},               // 0.80
+	} {
+		for range 2 {
+			v := make([]float32, textembed.Dims)
+			v[base] = comps[0]
+			for _, c := range comps[1:] {
+				k := base
+				for v[k] != 0 {
+					k = r.IntN(textembed.Dims)
+				}
+				v[k] = c
+				if r.IntN(2) == 0 {
+					v[k] = -c
+				}
+			}
+			// Scale by a power of two: the cosines stay exact.
+			s := float32(math.Ldexp(1, r.IntN(9)-4))
+			for k := range v {
+				v[k] *= s
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sentences are texts of a small vocabulary, as a Golem's are: most pairs
+// share common words, many are near-duplicates.
+func sentences(r *rand.Rand, n int) []string {
+	words := strings.Fields("when gas spikes above gwei delay rebalancing because mev bots front run the oracle lags by blocks reduce leverage exit pool hedge with perps funding stays negative for ticks")
+	out := make([]string, n)
+	for i := range out {
+		w := make([]string, 4+r.IntN(12))
+		for k := range w {
+			w[k] = words[r.IntN(len(words))]
+			if r.IntN(6) == 0 {
+				w[k] = fmt.Sprint(2 + r.IntN(40))
+			}
+		}
+		out[i] = strings.Join(w, " ")
+		if r.IntN(5) == 0 && i > 0 {
+			// A near copy of an earlier text: one word changed or added.
+			prev := strings.Fields(out[r.IntN(i)])
+			prev[r.IntN(len(prev))] = words[r.IntN(len(words))]
+			if r.IntN(2) == 0 {
+				prev = append(prev, "again")
+			}
+			out[i] = strings.Join(prev, " ")
+		}
+	}
+	return out
+}
+
+// bruteBest is what textIndex.best must return for query q: every row
+// compared by Cosine64 on the dense vectors (cos[q][v], precomputed).
+func bruteBest(cos [][]float64, rows, global []int, q int, floor float64) match {
+	best := match{idx: -1}
+	for i, v := range rows {
+		if c := cos[q][v]; c >= floor {
+			best = better(best, match{global[i], c})
+		}
+	}
+	return best
+}
+
+// TestTextIndexIsExact: on random and planted vectors — sentences of a
+// small vocabulary, exact cosines of 0.90 and 0.95, ties, zero vectors,
+// rows added between queries — best returns what a brute force over every
+// row returns: the same row and the same float64 bits, under bucket orders
+// by frequency, by bucket and at random.
+func TestTextIndexIsExact(t *testing.T) {
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 77))
+		var vecs [][]float32
+		for _, s := range sentences(r, 300) {
+			vecs = append(vecs, textembed.Embed(s))
+		}
+		for range 6 {
+			vecs = append(vecs, plantedText(r, r.IntN(textembed.Dims))...)
+		}
+		vecs = append(vecs, make([]float32, textembed.Dims), textembed.Embed("?!"))
+		r.Shuffle(len(vecs), func(i, j int) { vecs[i], vecs[j] = vecs[j], vecs[i] })
+
+		cos := make([][]float64, len(vecs))
+		for i := range vecs {
+			cos[i] = make([]float64, len(vecs))
+			for j := range i {
+				cos[i][j] = similarity.Cosine64(vecs[i], vecs[j])
+			}
+		}
+		var df [textembed.Dims]int
+		for _, v := range vecs {
+			for k, f := range v {
+				if f != 0 {
+					df[k]++
+				}
+			}
+		}
+		var byBucket, random [textembed.Dims]int
+		for k := range random {
+			byBucket[k] = k
+			random[k] = r.IntN(1000)
+		}
+		for name, rank := range map[string]*bucketRank{"frequency": rankByFrequency(&df), "bucket": rankByFrequency(&byBucket), "random": rankByFrequency(&random)} {
+			for _, floor := range []float64{SameAsFrom, SkipAbove, 0.5} {
+				x := newTextIndex(rank, min(floor, SameAsFrom))
+				var rows, global []int
+				found := 0
+				for i, v := range vecs {
+					q := sparseOf(v)
+					got := x.best(q, floor)
+					want := bruteBest(cos, rows, global, i, floor)
+					if got != want {
+						t.Fatalf("seed %d, %s order, floor %v, query %d: index %+v, brute force %+v", seed, name, floor, i, got, want)
+					}
+					if got.idx >= 0 {
+						found++
+					}
+					if r.IntN(4) != 0 { // admitted: later queries meet it
+						g := 3*i + 1 // engine rows are not text rows
+						x.add(g, q)
+						rows, global = append(rows, i), append(global, g)
+					}
+				}
+				if found < len(vecs)/40 {
+					t.Errorf("seed %d, %s order, floor %v: only %d of %d queries matched: the test plants too little", seed, name, floor, found, len(vecs))
+				}
+			}
+		}
+	}
+}
+
+// TestTextPrefixIsShort: the prefixes of a Golem's texts hold a few of
+// their buckets, the rare ones, and most rows are pair rows: what makes the
+// index fast.
+func TestTextPrefixIsShort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	var vecs []sparse
+	var df [textembed.Dims]int
+	total := 0
+	for _, s := range sentences(r, 2000) {
+		v := sparseOf(textembed.Embed(s))
+		vecs = append(vecs, v)
+		total += len(v.idx)
+		for _, k := range v.idx {
+			df[k]++
+		}
+	}
+	x := newTextIndex(rankByFrequency(&df), SameAsFrom)
+	for i, v := range vecs {
+		x.add(i, v)
+	}
+	indexed, lone := 0, 0
+	for k := range x.every {
+		indexed += len(x.every[k])
+		lone += len(x.lone[k])
+	}
+	if indexed*2 > total {
+		t.Errorf("the index holds %d of %d components: prefixes should be well under half", indexed, total)
+	}
+	if lone*4 > indexed {
+		t.Errorf("%d of %d prefix buckets are of lone rows: most rows should be pair rows", lone, indexed)
+	}
+}
+
+// TestReviewTextIsBruteForce: Review of text-only rows — store rows and
+// incoming ones, both polarities, held ids, identical contents, near
+// copies — decides exactly what a brute force over every earlier row
+// decides, written from the package doc.
+func TestReviewTextIsBruteForce(t *testing.T) {
+	for seed := range uint64(2) {
+		r := rand.New(rand.NewPCG(seed, 5))
+		texts := sentences(r, 900)
+		pol := func() string {
+			switch r.IntN(5) {
+			case 0:
+				return grimoire.PolarityNegative
+			case 1:
+				return ""
+			}
+			return grimoire.PolarityPositive
+		}
+		var existing []Existing
+		for i := range 300 {
+			existing = append(existing, Existing{ID: fmt.Sprintf("s%03d", (i*7919)%300), Content: texts[i], Status: grimoire.StatusActive, Polarity: pol()})
+		}
+		var incoming []Incoming
+		for i := 300; i < len(texts); i++ {
+			id := fmt.Sprintf("n%03d", i)
+			switch r.IntN(30) {
+			case 0:
+				id = fmt.Sprintf("s%03d", r.IntN(300)) // held by the store
+			case 1:
+				id = fmt.Sprintf("n%03d", 300+r.IntN(i-299)) // maybe taken earlier
+			}
+			c := texts[i]
+			if r.IntN(15) == 0 {
+				c = texts[r.IntN(i)] // identical to an earlier row
+			}
+			incoming = append(incoming, Incoming{ID: id, Content: c, Polarity: pol()})
+		}
+		got, err := Review(existing, incoming)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bruteReview(existing, incoming)
+		kinds := map[string]int{}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("seed %d, incoming %d (%q): Review %+v, brute force %+v", seed, i, incoming[i].ID, got[i], want[i])
+			}
+			kinds[want[i].Action]++
+		}
+		if kinds[VerdictSighting] < 5 || kinds[VerdictSameAs] < 5 || kinds[VerdictAdmit] < 5 {
+			t.Errorf("seed %d: verdicts %v: the test needs each kind", seed, kinds)
+		}
+	}
+}
+
+// bruteReview is Review for rows without model vectors, from the package
+// doc: every earlier row of the same polarity compared by Cosine64 of
+// bardo-text/v1, identical non-empty contents 1, ties to the store's rows
+// in id order then the earlier admitted; a held id is a sighting of its
+// holder.
+func bruteReview(existing []Existing, incoming []Incoming) []Verdict {
+	type row struct{ id, content, pol, status string }
+	sorted := append([]Existing(nil), existing...)
+	for i := 1; i < len(sorted); i++ { // insertion sort: stable by id
+		for j := i; j > 0 && sorted[j].ID < sorted[j-1].ID; j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	var rows []row
+	for _, x := range sorted {
+		rows = append(rows, row{x.ID, x.Content, grimoire.EffectivePolarity(x.Polarity), x.Status})
+	}
+	embedded := map[string][]float32{}
+	embed := func(s string) []float32 {
+		v, ok := embedded[s]
+		if !ok {
+			v = textembed.Embed(s)
+			embedded[s] = v
+		}
+		return v
+	}
+	cos := func(a, b string) float64 {
+		if a != "" && a == b {
+			return 1
+		}
+		return similarity.Cosine64(embed(a), embed(b))
+	}
+	out := make([]Verdict, len(incoming))
+	for i, in := range incoming {
+		held := -1
+		for k, rw := range rows {
+			if rw.id == in.ID {
+				held = k
+				break
+			}
+		}
+		if held >= 0 {
+			out[i] = Verdict{Action: VerdictSighting, Match: rows[held].id, Cosine: cos(in.Content, rows[held].content), HeldID: true}
+			continue
+		}
+		best, bestCos := -1, 0.0
+		for k, rw := range rows {
+			if rw.pol != grimoire.EffectivePolarity(in.Polarity) {
+				continue
+			}
+			if c := cos(in.Content, rw.content); c >= SameAsFrom && (best < 0 || c > bestCos) {
+				best, bestCos = k, c
+			}
+		}
+		switch {
+		case best >= 0 && bestCos > SkipAbove:
+			out[i] = Verdict{Action: VerdictSighting, Match: rows[best].id, Cosine: bestCos}
+			continue
+		case best >= 0:
+			out[i] = Verdict{Action: VerdictSameAs, Match: rows[best].id, Cosine: bestCos}
+		default:
+			out[i] = Verdict{Action: VerdictAdmit}
+		}
+		rows = append(rows, row{in.ID, in.Content, grimoire.EffectivePolarity(in.Polarity), ""})
+	}
+	return out
+}
