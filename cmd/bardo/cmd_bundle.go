@@ -16,6 +16,7 @@ type bundleOptions struct {
 	Output   string        // -o; "-" is stdout
 	Pipeline pipelineFlags // the death pipeline's flags
 	Sign     string        // --sign: the secret key file to sign with
+	Embeds   string        // --embeddings: f32, f16 or none
 }
 
 func newBundleCmd(g *globals, runF func(bundleOptions) error) *cobra.Command {
@@ -72,6 +73,9 @@ document goes to stdout instead.
 			if err := o.Pipeline.check(c, o.Export); err != nil {
 				return err
 			}
+			if err := checkEmbeddings(c, o.Embeds); err != nil {
+				return err
+			}
 			if err := g.checkOutput(c, o.Output); err != nil {
 				return err
 			}
@@ -88,6 +92,7 @@ document goes to stdout instead.
 	o.Pipeline.addAdvisor(f)
 	o.Pipeline.addExportFlags(f)
 	f.StringVar(&o.Sign, "sign", "", "sign the bundle with the secret `key` file of bardo keygen")
+	addEmbeddingsFlag(cmd, &o.Embeds)
 	return cmd
 }
 
@@ -138,6 +143,9 @@ func runBundle(g *globals, o bundleOptions) error {
 		return err
 	}
 	b := a.Bundle
+	if err := b.SetEmbeddings(o.Embeds); err != nil {
+		return err
+	}
 	var signedBy string
 	if key != nil {
 		if err := b.Sign(key); err != nil {

@@ -28,6 +28,7 @@ type legacyOptions struct {
 	Threshold *float64      // --threshold; nil: the phase's
 	Top       int           // --top
 	Sign      string        // --sign
+	Embeds    string        // --embeddings: f32, f16 or none
 }
 
 func newLegacyCmd(g *globals, runF func(legacyOptions) error) *cobra.Command {
@@ -101,6 +102,9 @@ clade_sources, signed_by.
 			case o.Top < 1 || o.Top > legacy.MaxTop:
 				return usagef(c.CommandPath(), "--top %d is outside [1, %d]", o.Top, legacy.MaxTop)
 			}
+			if err := checkEmbeddings(c, o.Embeds); err != nil {
+				return err
+			}
 			if c.Flags().Changed("threshold") {
 				if !(threshold >= 0 && threshold <= 1) {
 					return usagef(c.CommandPath(), "--threshold %v is outside [0,1]", threshold)
@@ -122,6 +126,7 @@ clade_sources, signed_by.
 	o.Pipeline.addClade(f)
 	o.Pipeline.addExportFlags(f)
 	f.StringVar(&o.Sign, "sign", "", "sign both bundles with the secret `key` file of bardo keygen")
+	addEmbeddingsFlag(cmd, &o.Embeds)
 	cmd.RegisterFlagCompletionFunc("phase", cobra.FixedCompletions(grimoire.Phases, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -157,6 +162,11 @@ func runLegacy(g *globals, o legacyOptions) error {
 	done()
 	if err != nil {
 		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
+	}
+	for _, b := range []*bundle.Bundle{l.Clade, l.Listing} {
+		if err := b.SetEmbeddings(o.Embeds); err != nil {
+			return err
+		}
 	}
 	res := newLegacyResult(l, o, sources)
 	if key != nil {
