@@ -48,6 +48,13 @@ its first 20 errors are listed, then how many more there were. The export
 is read once, twice when a toxic entry did not pass the bottleneck
 (standard input is spooled to a temporary file for that).
 
+--embeddings chooses how the entries' vectors travel: f32 (the default),
+f16 (IEEE binary16 rounded to nearest-even, half the bytes; readers widen
+it to float32 exactly; a component of magnitude 65520 or more is an error) or none (no
+vectors at all, header.embedding included: the successor compares those
+rows by bardo-text/v1 of their text). bundle/FORMAT.md, "Embedding
+encodings", bounds what f16 changes in a successor's dedup.
+
 --sign KEY signs the bundle's digest with the Ed25519 key of bardo keygen;
 the signature is outside the digest, so a signed bundle has the digest the
 unsigned one would. A successor that trusts the key (bardo trust add)

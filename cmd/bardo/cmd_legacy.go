@@ -66,8 +66,9 @@ renamed, and one that already exists is not written again (its name holds
 the digest, which a signature does not change: remove an unsigned file to
 write it signed). The same export
 and flags give byte-identical bundles. --sign KEY signs both with the
-Ed25519 key of bardo keygen. bardo inspect, verify --deep, diff and lineage
-read both kinds.
+Ed25519 key of bardo keygen. --embeddings f16 or none writes both with
+binary16 vectors or none at all, as bardo bundle does. bardo inspect,
+verify --deep, diff and lineage read both kinds.
 
 A summary goes to stderr unless --quiet; with --json a bardo.legacy/v1
 document goes to stdout: golem_id, generation, phase, threshold,

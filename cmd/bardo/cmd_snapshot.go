@@ -49,6 +49,10 @@ to a temporary file and renamed. A snapshot that already exists is not
 written again. Runs on one DIR take its lock, DIR/` + snapshot.LockName + `: a
 second run waits up to --wait, then exits 75.
 
+--embeddings f16 writes the insights' vectors as binary16 (half the
+bytes), none writes none (a successor compares them by text), as bardo
+bundle does.
+
 --if-due writes only when a snapshot is due, judged from the newest
 snapshot of the same Golem in DIR: none yet; --interval (6h) of exported_at
 since it; or credits at most 25% of initial and 50 header ticks since it.
