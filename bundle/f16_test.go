@@ -1,6 +1,7 @@
 package bundle_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -151,4 +152,25 @@ func TestPackF16(t *testing.T) {
 	if _, err := bundle.PackF16([]float32{float32(math.NaN())}); err == nil || errors.Is(err, bundle.ErrF16Range) {
 		t.Errorf("PackF16(NaN): %v, want a not-finite error", err)
 	}
+}
+
+// FuzzUnpackF16: any f16le data Unpack accepts packs back to the same
+// bytes (widening is exact and finite codes are their own rounding).
+func FuzzUnpackF16(f *testing.F) {
+	f.Add([]byte{0x00, 0x3c, 0x01, 0x00, 0xff, 0x7b, 0x00, 0x80})
+	f.Add([]byte{0x00, 0x7c})
+	f.Fuzz(func(t *testing.T, p []byte) {
+		e := &bundle.Embedding{Model: "m", Dims: len(p) / 2, Encoding: bundle.EncodingF16LE}
+		v, err := e.Unpack(p)
+		if err != nil {
+			return
+		}
+		back, err := bundle.PackF16(v)
+		if err != nil {
+			t.Fatalf("PackF16 of an accepted vector: %v", err)
+		}
+		if !bytes.Equal(back, p) {
+			t.Fatalf("% x → %v → % x", p, v, back)
+		}
+	})
 }

@@ -87,7 +87,8 @@ func TestCrossArch(t *testing.T) {
 			{"autopsy --json", []string{"--json", "autopsy", "--force", big}, ""},
 			{"novelty --json", []string{"--json", "novelty", big, "--clade", sib}, ""},
 			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--quiet"}, ""},
-			{"inherit f16 --json", []string{"--json", "inherit", "f16.bardo", "--store", "f16.db", "--now", "2026-11-03T00:00:00Z"}, ""},
+			{"inherit f16", []string{"inherit", "f16.bardo", "--store", "f16.db", "--quiet"}, ""},
+			{"export f16", []string{"export", "--store", "f16.db", "-o", "ex16.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex16.jsonl"},
 			{"export", []string{"export", "--store", "s.db", "-o", "ex.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex.jsonl"},
 		}
 		got := map[string][]byte{}
