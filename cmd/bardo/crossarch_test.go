@@ -86,8 +86,10 @@ func TestCrossArch(t *testing.T) {
 			{"bottleneck --json", []string{"--json", "bottleneck", big}, ""},
 			{"autopsy --json", []string{"--json", "autopsy", "--force", big}, ""},
 			{"novelty --json", []string{"--json", "novelty", big, "--clade", sib}, ""},
-			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--quiet"}, ""},
-			{"inherit f16", []string{"inherit", "f16.bardo", "--store", "f16.db", "--quiet"}, ""},
+			// --golem-id: the default id hashes the store's path, and each
+			// build runs in its own folder.
+			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
+			{"inherit f16", []string{"inherit", "f16.bardo", "--store", "f16.db", "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
 			{"export f16", []string{"export", "--store", "f16.db", "-o", "ex16.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex16.jsonl"},
 			{"export", []string{"export", "--store", "s.db", "-o", "ex.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex.jsonl"},
 		}
