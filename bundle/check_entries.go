@@ -86,7 +86,11 @@ func (c *checker) entry(s string, e *Entry) {
 	} else {
 		c.oneOf(s, id, "status", e.Status, entryStatuses)
 	}
-	if k := finiteF32(e.Embedding); k >= 0 {
+	enc := EncodingF32LE
+	if h := c.b.Header.Embedding; h != nil {
+		enc = h.Encoding
+	}
+	if k := nonFinite(enc, e.Embedding); k >= 0 {
 		c.add(s, id, "embedding[%d] is not a finite number", k)
 	}
 }

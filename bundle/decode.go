@@ -221,8 +221,8 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 	}
 	want := -1
 	if e := h.Embedding; e != nil {
-		if e.Encoding != EncodingF32LE {
-			return &DecodeError{"header.embedding.encoding", fmt.Errorf("%q is not %q", e.Encoding, EncodingF32LE)}
+		if Width(e.Encoding) == 0 {
+			return &DecodeError{"header.embedding.encoding", fmt.Errorf("%q is neither %q nor %q", e.Encoding, EncodingF32LE, EncodingF16LE)}
 		}
 		if e.Dims <= 0 {
 			return &DecodeError{"header.embedding.dims", fmt.Errorf("%d is not a positive length", e.Dims)}
@@ -230,7 +230,7 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		if e.Dims > MaxEmbeddingDims {
 			return &DecodeError{"header.embedding.dims", &limitError{msg: fmt.Sprintf("%d dimensions, more than the limit of %d", e.Dims, MaxEmbeddingDims)}}
 		}
-		want = 4 * e.Dims
+		want = Width(e.Encoding) * e.Dims
 	}
 	for i := range entries {
 		n := len(entries[i].Embedding)
@@ -239,7 +239,7 @@ func validateWith(b *Bundle, digest func() (string, error)) error {
 		case want < 0:
 			return &DecodeError{fmt.Sprintf("%s[%d].embedding", section, i), errors.New("entry has an embedding but header.embedding names no space")}
 		case n != want:
-			return &DecodeError{fmt.Sprintf("%s[%d].embedding", section, i), fmt.Errorf("%d bytes, want %d (dims %d × 4)", n, want, h.Embedding.Dims)}
+			return &DecodeError{fmt.Sprintf("%s[%d].embedding", section, i), fmt.Errorf("%d bytes, want %d (dims %d × %d)", n, want, h.Embedding.Dims, Width(h.Embedding.Encoding))}
 		}
 	}
 	if b.Signature == nil {

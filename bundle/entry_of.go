@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -58,7 +57,7 @@ func EntryOf(e *grimoire.Entry, h *grimoire.Header, score, decay float64) Entry 
 
 // Grimoire converts a bundle entry back into a Grimoire entry, the one
 // conversion every reader of a bundle's entries makes (inherit, library):
-// its vector unpacked, its times parsed, its scores clamped to [0,1] and
+// its vector unpacked and widened to float32 (Embedding.Unpack), its times parsed, its scores clamped to [0,1] and
 // its counts to what an export allows (counts ≥ 0, strength ≥ 1), its
 // source filled in as decisions.md's default (the bundle's Golem and
 // generation, the entry's confidence) when the bundle names none. Score
@@ -68,8 +67,8 @@ func EntryOf(e *grimoire.Entry, h *grimoire.Header, score, decay float64) Entry 
 //
 // It returns the entry and the model of its vector ("" when it has none),
 // or a *CheckError when the entry cannot be read: an embedding with no
-// header.embedding, of another length than header.embedding.dims × 4
-// bytes, or with a NaN or infinite component; a time that is not RFC
+// header.embedding, of another length than header.embedding.dims × the
+// encoding's width, or with a NaN or infinite component; a time that is not RFC
 // 3339. A bundle from Decode has none of these (Check finds the rest); a
 // bundle built in memory may.
 func (e *Entry) Grimoire(h *Header, section string) (grimoire.Entry, string, error) {
@@ -82,17 +81,9 @@ func (e *Entry) Grimoire(h *Header, section string) (grimoire.Entry, string, err
 		if h.Embedding == nil {
 			return grimoire.Entry{}, "", corrupt("entry has an embedding but header.embedding names no space")
 		}
-		if want := 4 * h.Embedding.Dims; len(e.Embedding) != want {
-			return grimoire.Entry{}, "", corrupt("embedding is %d bytes, want %d (dims %d × 4)", len(e.Embedding), want, h.Embedding.Dims)
-		}
-		v, err := UnpackF32(e.Embedding)
+		v, err := h.Embedding.Unpack(e.Embedding)
 		if err != nil {
-			return grimoire.Entry{}, "", corrupt("embedding: %v", err)
-		}
-		for k, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return grimoire.Entry{}, "", corrupt("embedding component %d is %v, not a finite number", k, x)
-			}
+			return grimoire.Entry{}, "", corrupt("embedding %v", err)
 		}
 		vec, model = v, h.Embedding.Model
 	}

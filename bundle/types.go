@@ -27,8 +27,14 @@ const (
 	RefDocument   = "document"
 )
 
-// EncodingF32LE is the only embedding encoding: raw little-endian float32.
-const EncodingF32LE = "f32le"
+// Embedding encodings (header.embedding.encoding; f16.go, embedding.go).
+const (
+	// EncodingF32LE is raw little-endian IEEE 754 float32: dims × 4 bytes.
+	EncodingF32LE = "f32le"
+	// EncodingF16LE is little-endian IEEE 754 binary16, rounded to nearest
+	// (ties to even) from float32: dims × 2 bytes, widened exactly.
+	EncodingF16LE = "f16le"
+)
 
 // Bundle is a whole bundle file: the header and body that the digest
 // covers, and an optional signature outside it.
@@ -78,7 +84,7 @@ type Death struct {
 type Embedding struct {
 	Model    string `cbor:"model"`
 	Dims     int    `cbor:"dims"`
-	Encoding string `cbor:"encoding"` // EncodingF32LE
+	Encoding string `cbor:"encoding"` // EncodingF32LE or EncodingF16LE
 }
 
 // Bottleneck records the genomic bottleneck's parameters.
@@ -127,7 +133,7 @@ type Entry struct {
 	ID                    string   `cbor:"id"`
 	Category              string   `cbor:"category"`
 	Content               string   `cbor:"content"`
-	Embedding             []byte   `cbor:"embedding,omitempty"` // Dims × 4 bytes, f32le
+	Embedding             []byte   `cbor:"embedding,omitempty"` // Dims × 4 bytes (f32le) or × 2 (f16le): header.embedding.encoding
 	Confidence            float64  `cbor:"confidence"`
 	ConfidenceAtCreation  float64  `cbor:"confidence_at_creation"`
 	QualityScore          float64  `cbor:"quality_score"`

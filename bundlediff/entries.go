@@ -75,7 +75,7 @@ func diffEntries(a, b *bundle.Bundle, section string, ae, be []bundle.Entry, byC
 	if err != nil {
 		return Entries{}, err
 	}
-	as, bs := spaceOf(a.Header.Embedding), spaceOf(b.Header.Embedding)
+	as, bs := a.Header.Embedding, b.Header.Embedding
 	var out Entries
 	var onlyA, onlyB []int
 	for i := range ae {
@@ -95,7 +95,7 @@ func diffEntries(a, b *bundle.Bundle, section string, ae, be []bundle.Entry, byC
 	}
 	if byContent {
 		var pairs []pair
-		pairs, onlyA, onlyB = remint(ae, be, onlyA, onlyB, commonSpace(a.Header.Embedding, b.Header.Embedding))
+		pairs, onlyA, onlyB = remint(ae, be, onlyA, onlyB, as, bs)
 		for _, p := range pairs {
 			out.Reminted = append(out.Reminted, Remint{
 				A: ae[p.a].ID, B: be[p.b].ID, Space: p.space, Cosine: p.cos,
@@ -151,13 +151,13 @@ func spaceOf(e *bundle.Embedding) string {
 // diffEntry compares two entries field by field, in FORMAT.md's order,
 // the id excepted. withEmbedding compares their embeddings too (bytes;
 // the cosine when the bundles' spaces are one), which are in the spaces
-// aSpace and bSpace.
-func diffEntry(a, b *bundle.Entry, aSpace, bSpace string, withEmbedding bool) []Change {
+// aSpace and bSpace (header.embedding; nil without one).
+func diffEntry(a, b *bundle.Entry, aSpace, bSpace *bundle.Embedding, withEmbedding bool) []Change {
 	var c changes
 	c.str("category", a.Category, b.Category)
 	c.str("content", a.Content, b.Content)
 	if withEmbedding && !bytes.Equal(a.Embedding, b.Embedding) {
-		c = append(c, vectorChange("embedding", aSpace, a.Embedding, bSpace, b.Embedding))
+		c = append(c, vectorChange("embedding", spaceOf(aSpace), a.Embedding, encodingOf(aSpace), spaceOf(bSpace), b.Embedding, encodingOf(bSpace)))
 	}
 	c.float("confidence", a.Confidence, b.Confidence)
 	c.float("confidence_at_creation", a.ConfidenceAtCreation, b.ConfidenceAtCreation)
@@ -186,16 +186,17 @@ func diffEntry(a, b *bundle.Entry, aSpace, bSpace string, withEmbedding bool) []
 	return c
 }
 
-// vectorChange describes two different vectors (raw f32le bytes, nil when
-// absent) as "<space>, <dims> dims", with their cosine when both are in
-// one named space and have the same length.
-func vectorChange(field, aSpace string, a []byte, bSpace string, b []byte) Change {
-	c := Change{Field: field, A: describeVector(aSpace, a), B: describeVector(bSpace, b)}
-	if a == nil || b == nil || aSpace == "" || aSpace != bSpace || len(a) != len(b) {
+// vectorChange describes two different vectors (raw bytes in the
+// encodings aEnc and bEnc, f32le or f16le; nil when absent) as "<space>,
+// <dims> dims", with their cosine (of the vectors widened to float32) when
+// both are in one named space and have the same length.
+func vectorChange(field, aSpace string, a []byte, aEnc string, bSpace string, b []byte, bEnc string) Change {
+	c := Change{Field: field, A: describeVector(aSpace, a, aEnc), B: describeVector(bSpace, b, bEnc)}
+	if a == nil || b == nil || aSpace == "" || aSpace != bSpace || dimsOf(a, aEnc) != dimsOf(b, bEnc) {
 		return c
 	}
-	av, errA := bundle.UnpackF32(a)
-	bv, errB := bundle.UnpackF32(b)
+	av, errA := bundle.Widen(aEnc, a)
+	bv, errB := bundle.Widen(bEnc, b)
 	if errA == nil && errB == nil {
 		cos := similarity.Cosine64(av, bv)
 		c.Cosine = &cos
@@ -203,12 +204,29 @@ func vectorChange(field, aSpace string, a []byte, bSpace string, b []byte) Chang
 	return c
 }
 
-func describeVector(space string, v []byte) any {
+// encodingOf is the encoding of a bundle's entry embeddings: f32le
+// without a header.embedding (there are none then).
+func encodingOf(e *bundle.Embedding) string {
+	if e == nil {
+		return bundle.EncodingF32LE
+	}
+	return e.Encoding
+}
+
+// dimsOf is the number of components of v in encoding enc.
+func dimsOf(v []byte, enc string) int {
+	if w := bundle.Width(enc); w > 0 {
+		return len(v) / w
+	}
+	return len(v) / 4
+}
+
+func describeVector(space string, v []byte, enc string) any {
 	if v == nil {
 		return nil
 	}
 	if space == "" {
-		return fmt.Sprintf("%d dims", len(v)/4)
+		return fmt.Sprintf("%d dims", dimsOf(v, enc))
 	}
-	return fmt.Sprintf("%s, %d dims", space, len(v)/4)
+	return fmt.Sprintf("%s, %d dims", space, dimsOf(v, enc))
 }

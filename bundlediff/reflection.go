@@ -173,7 +173,7 @@ func diffItem(a, b *bundle.Item) []Change {
 		if b.Vector != nil {
 			bs, bd = b.Vector.Space, b.Vector.Data
 		}
-		c = append(c, vectorChange("vector", as, ad, bs, bd))
+		c = append(c, vectorChange("vector", as, ad, bundle.EncodingF32LE, bs, bd, bundle.EncodingF32LE))
 	}
 	c.float("novelty", a.Novelty, b.Novelty)
 	return c

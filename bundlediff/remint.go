@@ -29,11 +29,12 @@ type pair struct {
 // similarity.Cosine64 so that every CPU decides alike. Pairs are taken
 // greedily, best cosine first, ties by the id of A's entry then of B's,
 // bytewise; each entry is in one pair at most.
-func remint(ae, be []bundle.Entry, onlyA, onlyB []int, emb *bundle.Embedding) (pairs []pair, restA, restB []int) {
+func remint(ae, be []bundle.Entry, onlyA, onlyB []int, embA, embB *bundle.Embedding) (pairs []pair, restA, restB []int) {
 	if len(onlyA) == 0 || len(onlyB) == 0 {
 		return nil, onlyA, onlyB
 	}
-	modelA, modelB := modelVectors(ae, onlyA, emb), modelVectors(be, onlyB, emb)
+	emb := commonSpace(embA, embB)
+	modelA, modelB := modelVectors(ae, onlyA, emb, embA), modelVectors(be, onlyB, emb, embB)
 	var cands []pair
 	if emb != nil {
 		set, refs := buildSet(emb.Model, emb.Dims, modelB)
@@ -103,14 +104,16 @@ func remint(ae, be []bundle.Entry, onlyA, onlyB []int, emb *bundle.Embedding) (p
 }
 
 // modelVectors returns the embeddings of entries[idx[k]] in the common
-// space emb, nil where an entry has none (or there is no common space).
-func modelVectors(entries []bundle.Entry, idx []int, emb *bundle.Embedding) [][]float32 {
+// space emb, nil where an entry has none (or there is no common space);
+// own is their bundle's header.embedding, whose encoding they are in (the
+// two bundles' may differ: f32le and f16le widen alike).
+func modelVectors(entries []bundle.Entry, idx []int, emb, own *bundle.Embedding) [][]float32 {
 	out := make([][]float32, len(idx))
 	if emb == nil {
 		return out
 	}
 	for k, i := range idx {
-		if v, err := bundle.UnpackF32(entries[i].Embedding); err == nil && len(v) == emb.Dims {
+		if v, err := own.Unpack(entries[i].Embedding); err == nil && len(v) == emb.Dims {
 			out[k] = v
 		}
 	}

@@ -145,3 +145,27 @@ func TestContentMatchByText(t *testing.T) {
 		})
 	}
 }
+
+// TestContentMatchF16: B written with f16 embeddings re-mints against A's
+// f32 ones, each widened in its own encoding; the header says the
+// encoding changed.
+func TestContentMatchF16(t *testing.T) {
+	a, b := remintPair(t, 0.97)
+	if err := b.SetEmbeddings(bundle.EmbeddingsF16); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Diff(a, b, Options{Match: MatchContent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"header ~ embedding.encoding f32le → f16le",
+		`entries ~ e2: embedding "test-embed/v1, 4 dims" → "test-embed/v1, 4 dims" (cosine 1.000000)`,
+		`entries ~ e3: embedding "test-embed/v1, 4 dims" → "test-embed/v1, 4 dims" (cosine 1.000000)`,
+		"entries = e1 → n1 in test-embed/v1 at 0.9700",
+		"entries = e1: confidence 0.800 → 0.720 (−0.080)",
+	}
+	if d := cmp.Diff(want, lines(r)); d != "" {
+		t.Errorf("changes (-want +got):\n%s", d)
+	}
+}

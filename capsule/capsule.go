@@ -268,7 +268,9 @@ func (w *writer) golem(digest string) error {
 		attrs["death"] = map[string]any{"cause": h.Death.Cause, "at": h.Death.At, "tick": h.Death.Tick}
 	}
 	if h.Embedding != nil {
-		attrs["embedding"] = map[string]any{"model": h.Embedding.Model, "dims": h.Embedding.Dims, "encoding": h.Embedding.Encoding}
+		// A capsule's blobs are f32le whatever the bundle's encoding: an
+		// f16le embedding is widened, exactly (entryConcept).
+		attrs["embedding"] = map[string]any{"model": h.Embedding.Model, "dims": h.Embedding.Dims, "encoding": bundle.EncodingF32LE}
 	}
 	w.concept(GolemID, TypeGolem, h.GolemID, h.GolemID, attrs, "")
 	w.roots = append(w.roots, GolemID)
@@ -306,8 +308,12 @@ func (w *writer) entry(e *bundle.Entry) error {
 	setIf("is_bloodstain", e.IsBloodstain, true)
 	setIf("requires_investigation", e.RequiresInvestigation, true)
 	if len(e.Embedding) > 0 && w.b.Header.Embedding != nil {
+		v, err := w.b.Header.Embedding.Unpack(e.Embedding)
+		if err != nil {
+			return fmt.Errorf("entry %q: embedding %w", e.ID, err)
+		}
 		key := blobPrefix + e.ID
-		w.blobs[key] = "base64:" + base64.StdEncoding.EncodeToString(e.Embedding)
+		w.blobs[key] = "base64:" + base64.StdEncoding.EncodeToString(bundle.PackF32(v))
 		attrs["embedding"] = map[string]any{"blob": key, "model": w.b.Header.Embedding.Model, "dims": w.b.Header.Embedding.Dims, "encoding": bundle.EncodingF32LE}
 	}
 	created := ""

@@ -243,3 +243,38 @@ func TestExternalRefKinds(t *testing.T) {
 		t.Errorf("external ref kinds %v", kinds)
 	}
 }
+
+// TestBuildF16Widens: a capsule's blobs are f32le whatever the bundle's
+// encoding; an f16 bundle gives the capsule of the f32 bundle of its
+// widened vectors.
+func TestBuildF16Widens(t *testing.T) {
+	b, d := smallBundle(t)
+	if err := b.SetEmbeddings(bundle.EmbeddingsF16); err != nil {
+		t.Fatal(err)
+	}
+	doc16, _, err := Build(b, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetEmbeddings(bundle.EmbeddingsF32); err != nil {
+		t.Fatal(err)
+	}
+	doc32, _, err := Build(b, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw16, err := Marshal(doc16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw32, err := Marshal(doc32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw16, raw32) {
+		t.Error("the capsule of an f16 bundle is not that of its widened f32 bundle")
+	}
+	if !bytes.Contains(raw16, []byte(`"encoding":"f32le"`)) || bytes.Contains(raw16, []byte("f16le")) {
+		t.Error("the capsule names an encoding other than f32le")
+	}
+}

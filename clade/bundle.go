@@ -1,6 +1,7 @@
 package clade
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -43,7 +44,10 @@ func (l *Loader) AddBundle(b *bundle.Bundle) (int, error) {
 	for i, e := range b.Body.Entries {
 		k := novelty.Knowledge{ID: e.ID, Text: e.Content}
 		if len(e.Embedding) > 0 {
-			v, err := bundle.UnpackF32(e.Embedding)
+			if b.Header.Embedding == nil {
+				return 0, &bundle.CheckError{Section: fmt.Sprintf("body.entries[%d].embedding", i), ID: e.ID, Err: errors.New("entry has an embedding but header.embedding names no space")}
+			}
+			v, err := b.Header.Embedding.Unpack(e.Embedding) // f32le or f16le, widened
 			if err != nil {
 				return 0, &bundle.CheckError{Section: fmt.Sprintf("body.entries[%d].embedding", i), ID: e.ID, Err: err}
 			}

@@ -296,3 +296,25 @@ func TestAddStore(t *testing.T) {
 		t.Errorf("AddStore = %v, want the rows' own error", err)
 	}
 }
+
+// TestAddBundleF16: a bundle's f16le embeddings are widened, not read as
+// float32 bytes.
+func TestAddBundleF16(t *testing.T) {
+	b := germline()
+	b.Body.Entries[0].Embedding = bundle.PackF32([]float32{0.1, 3})
+	if err := b.SetEmbeddings(bundle.EmbeddingsF16); err != nil {
+		t.Fatal(err)
+	}
+	l := clade.NewLoader()
+	if _, err := l.AddBundle(b); err != nil {
+		t.Fatal(err)
+	}
+	got := score(t, l.Clade(), []novelty.Query{{Category: 2, Text: "x", Space: "test-embed", Vector: []float32{bundle.F32FromF16(bundle.F16FromF32(0.1)), 3}}})
+	if got[0].Nearest != "b-1" || got[0].MaxCos < 1-1e-12 {
+		t.Errorf("nearest %+v, want b-1 at cosine 1 (the widened vector)", got[0])
+	}
+	b.Header.Embedding = nil
+	if _, err := clade.NewLoader().AddBundle(b); err == nil {
+		t.Error("an embedding without header.embedding: no error")
+	}
+}

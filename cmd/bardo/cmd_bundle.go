@@ -16,6 +16,7 @@ type bundleOptions struct {
 	Output   string        // -o; "-" is stdout
 	Pipeline pipelineFlags // the death pipeline's flags
 	Sign     string        // --sign: the secret key file to sign with
+	Embeds   string        // --embeddings: f32, f16 or none
 }
 
 func newBundleCmd(g *globals, runF func(bundleOptions) error) *cobra.Command {
@@ -47,6 +48,13 @@ its first 20 errors are listed, then how many more there were. The export
 is read once, twice when a toxic entry did not pass the bottleneck
 (standard input is spooled to a temporary file for that).
 
+--embeddings chooses how the entries' vectors travel: f32 (the default),
+f16 (IEEE binary16 rounded to nearest-even, half the bytes; readers widen
+it to float32 exactly; a component of magnitude 65520 or more is an error) or none (no
+vectors at all, header.embedding included: the successor compares those
+rows by bardo-text/v1 of their text). bundle/FORMAT.md, "Embedding
+encodings", bounds what f16 changes in a successor's dedup.
+
 --sign KEY signs the bundle's digest with the Ed25519 key of bardo keygen;
 the signature is outside the digest, so a signed bundle has the digest the
 unsigned one would. A successor that trusts the key (bardo trust add)
@@ -72,6 +80,9 @@ document goes to stdout instead.
 			if err := o.Pipeline.check(c, o.Export); err != nil {
 				return err
 			}
+			if err := checkEmbeddings(c, o.Embeds); err != nil {
+				return err
+			}
 			if err := g.checkOutput(c, o.Output); err != nil {
 				return err
 			}
@@ -88,6 +99,7 @@ document goes to stdout instead.
 	o.Pipeline.addAdvisor(f)
 	o.Pipeline.addExportFlags(f)
 	f.StringVar(&o.Sign, "sign", "", "sign the bundle with the secret `key` file of bardo keygen")
+	addEmbeddingsFlag(cmd, &o.Embeds)
 	return cmd
 }
 
@@ -138,6 +150,9 @@ func runBundle(g *globals, o bundleOptions) error {
 		return err
 	}
 	b := a.Bundle
+	if err := b.SetEmbeddings(o.Embeds); err != nil {
+		return err
+	}
 	var signedBy string
 	if key != nil {
 		if err := b.Sign(key); err != nil {

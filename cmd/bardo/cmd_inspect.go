@@ -35,8 +35,9 @@ warning on stderr.
 With --json, the whole content as a bardo.inspect/v1 document:
 {"format", "digest", "header", "body", "signature" (when signed)}, with the
 bundle's own key names in FORMAT.md's order ("body" is the snapshot body
-for a snapshot). Embeddings show as base64 of
-their little-endian float32 bytes; --no-vectors leaves them out (entry
+for a snapshot). Embeddings show as base64 of their bytes, in
+header.embedding.encoding (f32le, or f16le: binary16); --no-vectors leaves
+them out (entry
 embeddings and the data of reflection vectors; their space and dims stay).
 
 ` + exitStatus(

@@ -28,6 +28,7 @@ type legacyOptions struct {
 	Threshold *float64      // --threshold; nil: the phase's
 	Top       int           // --top
 	Sign      string        // --sign
+	Embeds    string        // --embeddings: f32, f16 or none
 }
 
 func newLegacyCmd(g *globals, runF func(legacyOptions) error) *cobra.Command {
@@ -65,8 +66,9 @@ renamed, and one that already exists is not written again (its name holds
 the digest, which a signature does not change: remove an unsigned file to
 write it signed). The same export
 and flags give byte-identical bundles. --sign KEY signs both with the
-Ed25519 key of bardo keygen. bardo inspect, verify --deep, diff and lineage
-read both kinds.
+Ed25519 key of bardo keygen. --embeddings f16 or none writes both with
+binary16 vectors or none at all, as bardo bundle does. bardo inspect,
+verify --deep, diff and lineage read both kinds.
 
 A summary goes to stderr unless --quiet; with --json a bardo.legacy/v1
 document goes to stdout: golem_id, generation, phase, threshold,
@@ -101,6 +103,9 @@ clade_sources, signed_by.
 			case o.Top < 1 || o.Top > legacy.MaxTop:
 				return usagef(c.CommandPath(), "--top %d is outside [1, %d]", o.Top, legacy.MaxTop)
 			}
+			if err := checkEmbeddings(c, o.Embeds); err != nil {
+				return err
+			}
 			if c.Flags().Changed("threshold") {
 				if !(threshold >= 0 && threshold <= 1) {
 					return usagef(c.CommandPath(), "--threshold %v is outside [0,1]", threshold)
@@ -122,6 +127,7 @@ clade_sources, signed_by.
 	o.Pipeline.addClade(f)
 	o.Pipeline.addExportFlags(f)
 	f.StringVar(&o.Sign, "sign", "", "sign both bundles with the secret `key` file of bardo keygen")
+	addEmbeddingsFlag(cmd, &o.Embeds)
 	cmd.RegisterFlagCompletionFunc("phase", cobra.FixedCompletions(grimoire.Phases, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -157,6 +163,11 @@ func runLegacy(g *globals, o legacyOptions) error {
 	done()
 	if err != nil {
 		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
+	}
+	for _, b := range []*bundle.Bundle{l.Clade, l.Listing} {
+		if err := b.SetEmbeddings(o.Embeds); err != nil {
+			return err
+		}
 	}
 	res := newLegacyResult(l, o, sources)
 	if key != nil {

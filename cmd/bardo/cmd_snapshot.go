@@ -27,6 +27,7 @@ type snapshotOptions struct {
 	Wait       time.Duration // --wait
 	Now        time.Time     // --now; zero: the clock, read once at the start
 	Strict     bool          // --strict
+	Embeds     string        // --embeddings: f32, f16 or none
 }
 
 func newSnapshotCmd(g *globals, runF func(snapshotOptions) error) *cobra.Command {
@@ -47,6 +48,10 @@ The file is DIR/<golem id>-<exported_at>-<digest prefix>.snapshot, written
 to a temporary file and renamed. A snapshot that already exists is not
 written again. Runs on one DIR take its lock, DIR/` + snapshot.LockName + `: a
 second run waits up to --wait, then exits 75.
+
+--embeddings f16 writes the insights' vectors as binary16 (half the
+bytes), none writes none (a successor compares them by text), as bardo
+bundle does.
 
 --if-due writes only when a snapshot is due, judged from the newest
 snapshot of the same Golem in DIR: none yet; --interval (6h) of exported_at
@@ -94,6 +99,9 @@ and --quiet, so that only errors are mailed:
 			case o.Wait < 0:
 				return usagef(c.CommandPath(), "--wait %s is negative", o.Wait)
 			}
+			if err := checkEmbeddings(c, o.Embeds); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -110,6 +118,7 @@ and --quiet, so that only errors are mailed:
 	f.DurationVar(&o.Wait, "wait", 30*time.Second, "wait this long for another run's lock on DIR, then exit 75 (0: do not wait)")
 	f.Var(timeValue{&o.Now}, "now", "reference `time` of --keep-within, RFC 3339 (default: the clock)")
 	f.BoolVar(&o.Strict, "strict", false, "make unknown record types and fields errors, not warnings")
+	addEmbeddingsFlag(cmd, &o.Embeds)
 	return cmd
 }
 
@@ -158,6 +167,9 @@ func runSnapshot(ctx context.Context, g *globals, o snapshotOptions) error {
 	done()
 	if err != nil {
 		return explainKind(o.Export, filekind.Export, asInputError(o.Export, err))
+	}
+	if err := b.SetEmbeddings(o.Embeds); err != nil {
+		return err
 	}
 	if res.Digest, err = b.Digest(); err != nil {
 		return err

@@ -82,10 +82,15 @@ func TestCrossArch(t *testing.T) {
 			{"bundle small", []string{"bundle", small, "-o", "small.bardo", "--quiet"}, "small.bardo"},
 			{"bundle big", []string{"bundle", big, "-o", "big.bardo", "--quiet"}, "big.bardo"},
 			{"bundle big --clade", []string{"bundle", big, "-o", "clade.bardo", "--clade", sib, "--quiet"}, "clade.bardo"},
+			{"bundle big --embeddings f16", []string{"bundle", big, "-o", "f16.bardo", "--embeddings", "f16", "--quiet"}, "f16.bardo"},
 			{"bottleneck --json", []string{"--json", "bottleneck", big}, ""},
 			{"autopsy --json", []string{"--json", "autopsy", "--force", big}, ""},
 			{"novelty --json", []string{"--json", "novelty", big, "--clade", sib}, ""},
-			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--quiet"}, ""},
+			// --golem-id: the default id hashes the store's path, and each
+			// build runs in its own folder.
+			{"inherit", []string{"inherit", "big.bardo", "--store", "s.db", "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
+			{"inherit f16", []string{"inherit", "f16.bardo", "--store", "f16.db", "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
+			{"export f16", []string{"export", "--store", "f16.db", "-o", "ex16.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex16.jsonl"},
 			{"export", []string{"export", "--store", "s.db", "-o", "ex.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex.jsonl"},
 		}
 		got := map[string][]byte{}

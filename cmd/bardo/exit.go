@@ -73,6 +73,8 @@ func exitCode(err error) int {
 		return exitIOErr
 	case errors.Is(err, trust.ErrUntrusted):
 		return exitNoPerm
+	case errors.Is(err, bundle.ErrF16Range): // --embeddings f16 of an export's vector beyond binary16
+		return exitDataErr
 	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt), errors.Is(err, trust.ErrMalformedKey),
 		errors.Is(err, bundle.ErrDigestList), errors.Is(err, bundle.ErrPastLimit),
 		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),

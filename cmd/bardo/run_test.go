@@ -162,11 +162,11 @@ func TestParseOptions(t *testing.T) {
 		want bundleOptions
 	}{
 		{"defaults", []string{"in.jsonl", "-o", "out.bardo"},
-			bundleOptions{Export: "in.jsonl", Output: "out.bardo", Pipeline: pipelineFlags{MaxEntries: 2048, AdvisorTimeout: time.Minute}}},
+			bundleOptions{Export: "in.jsonl", Output: "out.bardo", Pipeline: pipelineFlags{MaxEntries: 2048, AdvisorTimeout: time.Minute}, Embeds: "f32"}},
 		{"every flag", []string{"-", "--output", "-", "--max-entries", "7", "--now", "2026-11-02T15:00:00+01:00", "--strict",
-			"--force", "--clade", "a.bardo", "--clade", "b,c.jsonl", "--advisor", "llm -s x", "--advisor-timeout", "90s"},
+			"--force", "--clade", "a.bardo", "--clade", "b,c.jsonl", "--advisor", "llm -s x", "--advisor-timeout", "90s", "--embeddings", "f16"},
 			bundleOptions{Export: "-", Output: "-", Pipeline: pipelineFlags{MaxEntries: 7, Now: now, Strict: true,
-				Force: true, Clade: []string{"a.bardo", "b,c.jsonl"}, Advisor: "llm -s x", AdvisorTimeout: 90 * time.Second}}},
+				Force: true, Clade: []string{"a.bardo", "b,c.jsonl"}, Advisor: "llm -s x", AdvisorTimeout: 90 * time.Second}, Embeds: "f16"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGlobals(nil, &bytes.Buffer{}, &bytes.Buffer{}, t.TempDir())

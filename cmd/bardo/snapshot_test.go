@@ -27,12 +27,12 @@ func TestSnapshotOptions(t *testing.T) {
 		want snapshotOptions
 	}{
 		{"defaults", []string{"e.jsonl", "--dir", "d"},
-			snapshotOptions{Export: "e.jsonl", Dir: "d", Interval: 6 * time.Hour, Wait: 30 * time.Second}},
-		{"cron", []string{"e.jsonl", "--dir", "d", "--if-due", "--keep", "20", "--keep-within", "24h", "--interval", "1h", "--wait", "0s"},
-			snapshotOptions{Export: "e.jsonl", Dir: "d", IfDue: true, Keep: 20, KeepWithin: 24 * time.Hour, Interval: time.Hour}},
+			snapshotOptions{Export: "e.jsonl", Dir: "d", Interval: 6 * time.Hour, Wait: 30 * time.Second, Embeds: "f32"}},
+		{"cron", []string{"e.jsonl", "--dir", "d", "--if-due", "--keep", "20", "--keep-within", "24h", "--interval", "1h", "--wait", "0s", "--embeddings", "none"},
+			snapshotOptions{Export: "e.jsonl", Dir: "d", IfDue: true, Keep: 20, KeepWithin: 24 * time.Hour, Interval: time.Hour, Embeds: "none"}},
 		{"dry run at a time", []string{"-", "--dir", "d", "--dry-run", "--now", "2026-11-02T14:00:00Z", "--strict"},
 			snapshotOptions{Export: "-", Dir: "d", DryRun: true, Interval: 6 * time.Hour, Wait: 30 * time.Second,
-				Now: time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC), Strict: true}},
+				Now: time.Date(2026, 11, 2, 14, 0, 0, 0, time.UTC), Strict: true, Embeds: "f32"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got snapshotOptions

@@ -94,6 +94,14 @@ func compress(p []byte, opts ...zstd.EOption) []byte {
 	return enc.EncodeAll(p, nil)
 }
 
+// withEmbeddings is b with its vectors re-encoded as choice.
+func withEmbeddings(b *bundle.Bundle, choice string) *bundle.Bundle {
+	if err := b.SetEmbeddings(choice); err != nil {
+		log.Fatal(err)
+	}
+	return b
+}
+
 func encode(b *bundle.Bundle) []byte {
 	var buf bytes.Buffer
 	if err := bundle.Encode(&buf, b); err != nil {
@@ -114,6 +122,8 @@ func good() []vector {
 		{"good_clade_threshold", "ok", "a clade push whose threshold 0.75 was set by hand: header.share has no phase", encode(CladeByHand())},
 		{"good_listing", "ok", "a marketplace listing: four reflection items by novelty, no entries, no header.embedding", encode(Listing())},
 		{"good_listing_signed", "ok", "good_listing signed with the Ed25519 key of seed 00 01 … 1f", encode(ListingSigned())},
+		{"good_f16", "ok", "good_full with --embeddings f16: header.embedding.encoding f16le, each embedding dims × 2 bytes of binary16", encode(withEmbeddings(Full(), bundle.EmbeddingsF16))},
+		{"good_embeddings_none", "ok", "good_full with --embeddings none: no header.embedding, no entry embedding, no item vector", encode(withEmbeddings(Full(), bundle.EmbeddingsNone))},
 	}
 }
 
@@ -193,6 +203,7 @@ func failCBOR() []vector {
 func failContent() []vector {
 	full := MustParse(must(bundle.Marshal(Full())))
 	snapshot := MustParse(must(bundle.Marshal(Snapshot()))).(Map)
+	f16 := MustParse(must(bundle.Marshal(withEmbeddings(Full(), bundle.EmbeddingsF16))))
 	signed := MustParse(must(bundle.Marshal(Signed())))
 	listing := MustParse(must(bundle.Marshal(Listing())))
 	clade := MustParse(must(bundle.Marshal(Clade())))
@@ -232,6 +243,12 @@ func failContent() []vector {
 		crafted("fail_embedding_length", "12 bytes, want 16",
 			"body.entries[0].embedding has 3 float32s; header.embedding.dims is 4",
 			Set(full, Bytes(bundle.PackF32([]float32{1, 2, 3})), "body", "entries", 0, "embedding")),
+		crafted("fail_f16_embedding_length", "16 bytes, want 8 (dims 4 × 2)",
+			"good_f16 with body.entries[0].embedding in f32le: 16 bytes where header.embedding.encoding f16le wants dims × 2",
+			Set(f16, Bytes(bundle.PackF32([]float32{1, 0, 0, 0})), "body", "entries", 0, "embedding")),
+		crafted("fail_embedding_encoding", `"bf16le" is neither "f32le" nor "f16le"`,
+			"good_full with header.embedding.encoding bf16le: an encoding this reader does not know",
+			Set(full, Text("bf16le"), "header", "embedding", "encoding")),
 		crafted("fail_bad_signature", "signature does not verify",
 			"good_signed with the last byte of signature.sig flipped",
 			Edit(signed, func(n Node) Node {
