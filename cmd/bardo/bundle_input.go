@@ -24,7 +24,9 @@ import (
 // format is an error. When the file is not a bundle at all, the error says
 // what it is. It returns the bundle's digest with it.
 func decodeBundle(r io.Reader, path string) (*bundle.Bundle, string, error) {
-	b, digest, err := bundle.DecodeCheckedDigest(r, inputName(path))
+	cr := &countingReader{r: r} // Decode reads to the end: cr.n is the file's size
+	b, digest, err := bundle.DecodeCheckedDigest(cr, inputName(path))
+	holdMemory(cr.n)
 	if err != nil {
 		return nil, "", explainKind(path, filekind.Bundle, asInputError(path, err))
 	}
@@ -35,7 +37,9 @@ func decodeBundle(r io.Reader, path string) (*bundle.Bundle, string, error) {
 // shows it: a bundle that decodes but breaks rules of its format is
 // returned, each rule it breaks a warning.
 func (g *globals) showBundle(r io.Reader, path string) (*bundle.Bundle, string, error) {
-	b, digest, err := bundle.DecodeCheckedDigest(r, inputName(path))
+	cr := &countingReader{r: r}
+	b, digest, err := bundle.DecodeCheckedDigest(cr, inputName(path))
+	holdMemory(cr.n)
 	var ve *bundle.ValidationError
 	if b != nil && errors.As(err, &ve) {
 		for _, line := range strings.Split(ve.Error(), "\n") {

@@ -315,7 +315,9 @@ func verifyBundle(v *verifyFile, r io.Reader, o verifyOptions) error {
 	if o.Deep {
 		decode = func(r io.Reader) (*bundle.Bundle, string, error) { return bundle.DecodeCheckedDigest(r, "") }
 	}
-	b, digest, err := decode(r)
+	cr := &countingReader{r: r}
+	b, digest, err := decode(cr)
+	holdMemory(cr.n)
 	var ve *bundle.ValidationError
 	switch {
 	case b != nil && errors.As(err, &ve):
