@@ -187,24 +187,27 @@ func mostTags(t *testing.T) []byte {
 		}
 		return p, err
 	}
-	// Encode writes lo tags; it refuses more than hi. 65536 × 32 empty
-	// tags are 32 MiB of values past any file's budget.
-	lo, hi := 0, 32
-	best, err := withTags(0)
+	// The most tags is found from a guess, one more or fewer at a time
+	// (each try encodes 65536 entries): the largest k that Encode writes
+	// when it refuses k+1.
+	k := 14
+	best, err := withTags(k)
+	for ; err != nil && k > 0; best, err = withTags(k) {
+		k--
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for lo < hi {
-		k := (lo + hi + 1) / 2
-		p, err := withTags(k)
+	for k < bundle.MaxTags {
+		p, err := withTags(k + 1)
 		if err != nil {
-			hi = k - 1
-			continue
+			break
 		}
-		lo, best = k, p
+		k, best = k+1, p
 	}
-	if lo == 0 || lo == 32 {
-		t.Fatalf("%d tags fit", lo)
+	lo := k
+	if lo == 0 {
+		t.Fatal("no tags fit")
 	}
 	t.Logf("%d empty tags on each of %d entries", lo, bundle.MaxEntries)
 	if _, err := bundle.Decode(bytes.NewReader(best)); err != nil {
