@@ -1,6 +1,8 @@
 package bundle
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -80,9 +82,17 @@ var decMode = func() cbor.DecMode {
 
 // Decode reads one bundle file from r. It reads r to its end.
 func Decode(r io.Reader) (*Bundle, error) {
+	b, _, err := DecodeDigest(r)
+	return b, err
+}
+
+// DecodeDigest is Decode that also returns the bundle's Digest, taken
+// from the canonical bytes it decoded: a reader that names the bundle by
+// its digest need not encode it again.
+func DecodeDigest(r io.Reader) (*Bundle, string, error) {
 	p, n, err := decompressFile(r)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return unmarshalWithin(p, ObjectBudget(n), fileBudget(n))
 }
@@ -101,32 +111,39 @@ func fileBudget(n int64) string {
 // header.kind, read ahead: a snapshot's body is a SnapshotBody, any other
 // kind's a Body (and validate rejects kinds it does not know).
 func unmarshal(p []byte) (*Bundle, error) {
-	return unmarshalWithin(p, MaxDecodedObjects, "of any bundle")
+	b, _, err := unmarshalWithin(p, MaxDecodedObjects, "of any bundle")
+	return b, err
 }
 
 // unmarshalWithin is unmarshal with the values it decodes held to budget
-// bytes (checkLimits), budgetWhat saying where that comes from.
-func unmarshalWithin(p []byte, budget int64, budgetWhat string) (*Bundle, error) {
+// bytes (checkLimits), budgetWhat saying where that comes from. It also
+// returns the bundle's digest, from p.
+func unmarshalWithin(p []byte, budget int64, budgetWhat string) (*Bundle, string, error) {
 	w, typ := newWire(peekKind(p))
 	if err := checkLimits(p, typ, budget, budgetWhat); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := decMode.Unmarshal(p, w); err != nil {
-		return nil, diagnose(p, typ, err)
+		return nil, "", diagnose(p, typ, err)
 	}
 	ok, _, err := canonical(w, p)
 	if err != nil {
-		return nil, &DecodeError{Err: err}
+		return nil, "", &DecodeError{Err: err}
 	}
 	if !ok {
-		return nil, diagnose(p, typ, errNotCanonical)
+		return nil, "", diagnose(p, typ, errNotCanonical)
 	}
 	b := fromWire(w)
-	digest := func() (string, error) { return digestOfCanonical(p, b.Signature) }
-	if err := validateWith(b, digest); err != nil {
-		return nil, err
+	digest, derr := digestOfCanonical(p, b.Signature)
+	if err := validateWith(b, func() (string, error) { return digest, derr }); err != nil {
+		return nil, "", err
 	}
-	return b, nil
+	if derr != nil {
+		// Not reached: validateWith reports it for a signed bundle, and
+		// an unsigned one's digest cannot fail.
+		return nil, "", &DecodeError{"signature", derr}
+	}
+	return b, digest, nil
 }
 
 var errNotCanonical = errors.New("not in canonical form")
@@ -185,10 +202,10 @@ func digestOfCanonical(p []byte, sig *Signature) (string, error) {
 	if p[0] != 0xa3 || n < 1 || string(p[n:]) != string(pair) {
 		return "", errors.New("signature is not the last pair of the canonical map")
 	}
-	in := make([]byte, n)
-	copy(in, p[:n])
-	in[0] = 0xa2
-	return digestOf(in), nil
+	h := sha256.New()
+	h.Write([]byte{0xa2})
+	h.Write(p[1:n])
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // validate checks what Decode checks beyond the CBOR: the format and kind,

@@ -121,7 +121,7 @@ func (e *Entry) Grimoire(h *Header, section string) (grimoire.Entry, string, err
 		DecayClass:            e.DecayClass,
 		MarketRegime:          e.MarketRegime,
 		Domain:                e.Domain,
-		Tags:                  slices.Clone(e.Tags),
+		Tags:                  slices.Clip(e.Tags), // shared, as the strings are: an append copies
 		CreatedAt:             times[1],
 		LastAccessedAt:        *times[0],
 		ValidFrom:             times[2],

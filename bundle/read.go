@@ -74,12 +74,20 @@ func (b *Bundle) Validate(name string) error {
 // it, as it refuses any error; a reader that only shows it (bardo inspect,
 // diff, lineage) may show it, saying what it breaks.
 func DecodeChecked(r io.Reader, name string) (*Bundle, error) {
-	b, err := Decode(r)
+	b, _, err := DecodeCheckedDigest(r, name)
+	return b, err
+}
+
+// DecodeCheckedDigest is DecodeChecked that also returns the bundle's
+// Digest, as DecodeDigest does: from the bytes decoded, with nothing
+// encoded again ("" when the bundle does not decode).
+func DecodeCheckedDigest(r io.Reader, name string) (*Bundle, string, error) {
+	b, digest, err := DecodeDigest(r)
 	if err != nil {
 		if name != "" {
 			err = fmt.Errorf("%s: %w", name, err)
 		}
-		return nil, err
+		return nil, "", err
 	}
-	return b, b.Validate(name)
+	return b, digest, b.Validate(name)
 }

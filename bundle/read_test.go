@@ -210,3 +210,48 @@ func encodeForTest(tb testing.TB, b *bundle.Bundle) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestDecodeDigestIsDigest: the digest DecodeDigest and
+// DecodeCheckedDigest take from the bytes they decode is Digest's, which
+// encodes the bundle again, for every kind, signed and unsigned, and for
+// every good test vector.
+func TestDecodeDigestIsDigest(t *testing.T) {
+	cases := map[string]*bundle.Bundle{
+		"minimal": testkit.Minimal(), "full": testkit.Full(), "signed": testkit.Signed(),
+		"large": testkit.Large(64, 8), "clade": testkit.Clade(), "listing": testkit.Listing(),
+		"listing signed": testkit.ListingSigned(), "snapshot": testkit.Snapshot(), "snapshot signed": testkit.SnapshotSigned(),
+	}
+	files := map[string][]byte{}
+	for name, b := range cases {
+		var w bytes.Buffer
+		if err := bundle.Encode(&w, b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		files[name] = w.Bytes()
+	}
+	for _, v := range readVectors(t) {
+		if v.expect == "ok" {
+			files["vector "+v.name] = v.data
+		}
+	}
+	for name, file := range files {
+		b, got, err := bundle.DecodeDigest(bytes.NewReader(file))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := b.Digest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, checked, err := bundle.DecodeCheckedDigest(bytes.NewReader(file), name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got != want || checked != want {
+			t.Errorf("%s: DecodeDigest %s, DecodeCheckedDigest %s, Digest %s", name, got, checked, want)
+		}
+	}
+	if len(files) < len(cases)+3 {
+		t.Errorf("%d bundles, want the good vectors too", len(files))
+	}
+}

@@ -86,6 +86,10 @@ func (pl *planner) run() error {
 	admitted := make(map[string]int, len(cands)) // id → index in p.Admit
 	var markers []Flag
 	for i, c := range cands {
+		// An admitted candidate's arrival is copied into the plan: the
+		// candidate is not kept past its review (65536 of them would
+		// hold as much again as the plan).
+		cands[i] = nil
 		pl.p.Counts.Reviewed++
 		row, admit := pl.review(rv, c)
 		if _, seen := rowOf[c.id()]; !seen && i < nEntries {

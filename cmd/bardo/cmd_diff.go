@@ -198,7 +198,8 @@ func readDiffInput(g *globals, path string) (*bundle.Bundle, error) {
 		return nil, err
 	}
 	defer in.Close()
-	return g.showBundle(in, path)
+	b, _, err := g.showBundle(in, path)
+	return b, err
 }
 
 // diffStatRows are the rows of --stat, narrowed by --section and --field.

@@ -184,12 +184,7 @@ func readBundle(g *globals, path string) (*bundle.Bundle, string, error) {
 	defer in.Close()
 	r, done := g.inputProgress(in, inputName(path), path)
 	defer done()
-	b, err := decodeBundle(r, path)
-	if err != nil {
-		return nil, "", err
-	}
-	digest, err := b.Digest()
-	return b, digest, err
+	return decodeBundle(r, path)
 }
 
 // inheritRun is one bardo inherit in progress.

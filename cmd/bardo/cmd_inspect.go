@@ -91,11 +91,7 @@ func runInspect(g *globals, o inspectOptions) error {
 	}
 	defer in.Close()
 	cr := &countingReader{r: in} // Decode reads to the end: cr.n is the file's size
-	b, err := g.showBundle(cr, o.Bundle)
-	if err != nil {
-		return err
-	}
-	digest, err := b.Digest()
+	b, digest, err := g.showBundle(cr, o.Bundle)
 	if err != nil {
 		return err
 	}

@@ -179,11 +179,7 @@ func readLineageBundle(g *globals, path string) (lineage.Bundle, error) {
 		return lineage.Bundle{}, err
 	}
 	defer in.Close()
-	b, err := g.showBundle(in, path)
-	if err != nil {
-		return lineage.Bundle{}, err
-	}
-	digest, err := b.Digest()
+	b, digest, err := g.showBundle(in, path)
 	if err != nil {
 		return lineage.Bundle{}, err
 	}

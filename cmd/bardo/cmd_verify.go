@@ -311,11 +311,13 @@ func verifyBundle(v *verifyFile, r io.Reader, o verifyOptions) error {
 	// (bundle.DecodeChecked), and reports what they refuse it for: the
 	// first bundle.MaxErrors problems in full, and how many more, as for
 	// an export.
-	decode := bundle.Decode
+	decode := bundle.DecodeDigest
 	if o.Deep {
-		decode = func(r io.Reader) (*bundle.Bundle, error) { return bundle.DecodeChecked(r, "") }
+		decode = func(r io.Reader) (*bundle.Bundle, string, error) { return bundle.DecodeCheckedDigest(r, "") }
 	}
-	b, err := decode(r)
+	cr := &countingReader{r: r}
+	b, digest, err := decode(cr)
+	holdMemory(cr.n)
 	var ve *bundle.ValidationError
 	switch {
 	case b != nil && errors.As(err, &ve):
@@ -329,10 +331,7 @@ func verifyBundle(v *verifyFile, r io.Reader, o verifyOptions) error {
 	case err != nil:
 		return err
 	}
-	v.Bundle = b.Header.Kind
-	if v.Digest, err = b.Digest(); err != nil {
-		return err
-	}
+	v.Bundle, v.Digest = b.Header.Kind, digest
 	if o.trusted != nil {
 		verifyTrust(v, b, o.trusted)
 	}

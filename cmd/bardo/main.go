@@ -44,6 +44,7 @@ const unwindGrace = 3 * time.Second
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	g := newGlobals(stdin, stdout, stderr, os.TempDir())
 	defer g.scratch.remove()
+	defer releaseMemory() // holdMemory's, once a bundle is read
 
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)

@@ -14,9 +14,10 @@ var update = flag.Bool("update", false, "rewrite testdata/golden and the cmp blo
 
 // TestMain lets the test binary be the bardo command of the scripts: as
 // "bardo" it runs main, the real binary's entry point (recording its
-// --json runs for TestScript, jsonSpecMain).
+// --json runs for TestScript, jsonSpecMain); as "bardo-hwm" it runs
+// main and writes its peak resident set where $BARDO_HWM says (hwmMain).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"bardo": jsonSpecMain})
+	testscript.Main(m, map[string]func(){"bardo": jsonSpecMain, "bardo-hwm": hwmMain})
 }
 
 // TestScript runs the end-to-end suites in testdata/script. $FIXTURES is
