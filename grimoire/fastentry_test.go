@@ -181,7 +181,7 @@ func TestDecodeEntryMatchesJSON(t *testing.T) {
 		}
 	}
 	t.Logf("decodeEntry decoded %d of %d", hand, n)
-	if hand < n/50 {
+	if hand < n/4 {
 		t.Fatalf("decodeEntry decoded %d of %d generated entries", hand, n)
 	}
 	plain := []byte(`{"type":"entry","id":"e1","category":"insight","content":"x","embedding":[1,2],"confidence":0.5,` +
