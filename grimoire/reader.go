@@ -50,8 +50,8 @@ type Reader struct {
 	dec   io.Closer // the decompressor, nil for plain input
 	owned io.Closer // the file an Input opened, nil otherwise
 
-	sum     hash.Hash // sha256 of the JSON lines read so far (ContentDigest)
-	ended   bool      // the JSON lines were read to their end
+	sum   hash.Hash // sha256 of the JSON lines read so far (ContentDigest)
+	ended bool      // the JSON lines were read to their end
 
 	header  *Header
 	line    int // lines read so far
