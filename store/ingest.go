@@ -122,6 +122,15 @@ func (s *Store) ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 			return err
 		}
 		if err := in.records(ctx, r); err != nil {
+			if digest == "" {
+				// An export the store took before is "already applied",
+				// as Ingest says, even if it no longer reads (a stricter
+				// reader) or no longer goes in; its digest is known when
+				// the reader reached its end (a *grimoire.ValidationError).
+				if derr := in.digested(ctx, r); errors.As(derr, new(*ingestedBefore)) {
+					return derr
+				}
+			}
 			return err
 		}
 		if digest == "" {

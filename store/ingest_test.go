@@ -326,3 +326,30 @@ func TestIngestRead(t *testing.T) {
 	}
 	mustBeSound(t, got)
 }
+
+// TestIngestReadAppliedBefore: an export ingested before is "already
+// applied" even when a stricter reading now refuses it, as Ingest, which
+// never reads it again, says.
+func TestIngestReadAppliedBefore(t *testing.T) {
+	ctx := context.Background()
+	b := newExport(t0).add(entry("e1", "one", 0.5)).bytes(t)
+	b = bytes.Replace(b, []byte(`"type":"entry"`), []byte(`"type":"entry","x_extension":1`), 1)
+	_, s := newStore(t)
+	defer s.Close()
+	var stats []IngestStats
+	for _, strict := range []bool{false, true} {
+		r, err := grimoire.NewReader(bytes.NewReader(b), grimoire.ReadOptions{Name: "test.jsonl", Strict: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.IngestRead(ctx, r, t0.Add(time.Hour))
+		r.Close()
+		if err != nil {
+			t.Fatalf("strict %v: %v", strict, err)
+		}
+		stats = append(stats, st)
+	}
+	if !stats[0].Applied || stats[1].Applied || stats[1].Activity != stats[0].Activity {
+		t.Errorf("ingests = %+v, want the second not applied, the first's activity", stats)
+	}
+}
