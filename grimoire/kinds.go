@@ -19,6 +19,11 @@ type recordKind struct {
 	// finish applies the defaults and normalises times to UTC; it runs
 	// only on records that passed check.
 	finish func(rec any, h *Header)
+	// decode, when set, decodes a record by hand from its members and its
+	// embedding, reporting false for encoding/json to decode it instead
+	// (decodeEntry); the reader calls it only for records without unknown
+	// or repeated fields.
+	decode func(members []member, vec Vector) (any, bool)
 }
 
 func newKind(name string, model any, check func(any, *checker), finish func(any, *Header), unique string, idFields ...string) *recordKind {
@@ -47,6 +52,13 @@ var (
 		TypeFitness:       newKind(TypeFitness, Fitness{}, checkFitness, finishFitness, ""),
 	}
 )
+
+func init() {
+	kinds[TypeEntry].decode = func(members []member, vec Vector) (any, bool) {
+		e, ok := decodeEntry(members, vec)
+		return e, ok
+	}
+}
 
 // uniqueKey returns the value of the record's unique field.
 func uniqueKey(rec any) string {

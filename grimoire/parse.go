@@ -92,20 +92,33 @@ func (r *Reader) parse(k *recordKind, line []byte, members []member) any {
 		r.stripped = k.schema.strip(r.stripped[:0], line)
 		data = r.stripped
 	}
-	vec, hasVec, err := r.takeVector(k.schema, line, members, &data)
+	vec, vm, err := r.takeVector(k.schema, members)
+	hasVec := vm != nil
 	if err != nil {
 		r.failField(k, members, k.schema.fields[k.schema.vector].name, err)
 		return nil
 	}
-	rec := k.new()
-	if err := json.Unmarshal(data, rec); err != nil {
-		p := culprit(k.schema, members, err)
-		r.failField(k, members, p.field, p.err)
-		return nil
+	var rec any
+	decoded := false
+	if k.decode != nil && len(r.lay.unknown) == 0 && r.lay.dup == "" {
+		rec, decoded = k.decode(members, vec)
 	}
-	if hasVec {
-		f := k.schema.fields[k.schema.vector]
-		reflect.ValueOf(rec).Elem().Field(f.goIndex).Set(reflect.ValueOf(vec))
+	if !decoded {
+		if hasVec {
+			end := vm.offset + len(vm.value)
+			r.stripped = append(append(append(r.stripped[:0], line[:vm.offset]...), "null"...), line[end:]...)
+			data = r.stripped
+		}
+		rec = k.new()
+		if err := json.Unmarshal(data, rec); err != nil {
+			p := culprit(k.schema, members, err)
+			r.failField(k, members, p.field, p.err)
+			return nil
+		}
+		if hasVec {
+			f := k.schema.fields[k.schema.vector]
+			reflect.ValueOf(rec).Elem().Field(f.goIndex).Set(reflect.ValueOf(vec))
+		}
 	}
 	r.chk.reset(&r.lay, r.header)
 	k.check(rec, &r.chk)
@@ -129,14 +142,15 @@ func (r *Reader) parse(k *recordKind, line []byte, members []member) any {
 	return rec
 }
 
-// takeVector decodes a record's embedding itself and hands encoding/json
-// the line with null in its place: embeddings are most of an export's
-// bytes, and encoding/json would scan each one twice more (to validate
-// the line, then to find the value's end) before the Vector parses it.
-// Records with unknown fields, rare, keep the plain path.
-func (r *Reader) takeVector(s *schema, line []byte, members []member, data *[]byte) (Vector, bool, error) {
+// takeVector decodes a record's embedding itself and returns it with its
+// member; encoding/json, when it decodes the record, is handed the line
+// with null in its place: embeddings are most of an export's bytes, and
+// encoding/json would scan each one twice more (to validate the line,
+// then to find the value's end) before the Vector parses it. Records with
+// unknown fields, rare, keep the plain path: the member is nil.
+func (r *Reader) takeVector(s *schema, members []member) (Vector, *member, error) {
 	if s.vector < 0 || len(r.lay.unknown) > 0 || !r.lay.has(s.fields[s.vector].name) {
-		return nil, false, nil
+		return nil, nil, nil
 	}
 	name := s.fields[s.vector].name
 	for i := range members {
@@ -146,14 +160,11 @@ func (r *Reader) takeVector(s *schema, line []byte, members []member, data *[]by
 		}
 		var v Vector
 		if err := v.UnmarshalJSON(m.value); err != nil {
-			return nil, false, fmt.Errorf("%s: %w", name, err)
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		end := m.offset + len(m.value)
-		r.stripped = append(append(append(r.stripped[:0], line[:m.offset]...), "null"...), line[end:]...)
-		*data = r.stripped
-		return v, true, nil
+		return v, m, nil
 	}
-	return nil, false, nil
+	return nil, nil, nil
 }
 
 // uniqueHash returns the FNV-128a hash of a record type and its unique

@@ -2,6 +2,8 @@ package grimoire
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -48,6 +50,9 @@ type Reader struct {
 	dec   io.Closer // the decompressor, nil for plain input
 	owned io.Closer // the file an Input opened, nil otherwise
 
+	sum   hash.Hash // sha256 of the JSON lines read so far (ContentDigest)
+	ended bool      // the JSON lines were read to their end
+
 	header  *Header
 	line    int // lines read so far
 	recLine int // line of the record Next returned last
@@ -92,7 +97,8 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	if err != nil {
 		return nil, readError(opts.Name, codec, rd.raw, err)
 	}
-	rd.src = bufio.NewReaderSize(lines, 64<<10)
+	rd.sum = sha256.New()
+	rd.src = bufio.NewReaderSize(io.TeeReader(lines, rd.sum), 64<<10)
 	if err := rd.readHeader(); err != nil {
 		rd.Close()
 		return nil, err
@@ -102,6 +108,18 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 
 // Header returns the export's header, validated, times in UTC.
 func (r *Reader) Header() *Header { return r.header }
+
+// ContentDigest returns the export's content digest, as the function
+// ContentDigest computes it, from the bytes the Reader has read: it is
+// known once Next has read the last line (returned io.EOF or a
+// *ValidationError), so that a command reads an export once to digest and
+// decode it. Before that it is an error.
+func (r *Reader) ContentDigest() (string, error) {
+	if !r.ended {
+		return "", errors.New("the export's content digest is known only once it has been read to its end")
+	}
+	return "sha256:" + hex.EncodeToString(r.sum.Sum(nil)), nil
+}
 
 // Line returns the line of the record Next returned last.
 func (r *Reader) Line() int { return r.recLine }
@@ -171,6 +189,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			continue
 		}
 		if err == io.EOF && size == 0 {
+			r.ended = true
 			return nil, io.EOF
 		}
 		if err != nil && err != io.EOF {

@@ -1,6 +1,7 @@
 package grimoire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,6 +118,12 @@ func skipSpace(data []byte, i int) int {
 // skipString returns the offset just past the string that starts at
 // data[i] (a '"'), and whether it holds escapes.
 func skipString(data []byte, i int) (end int, escaped bool, err error) {
+	// Most strings hold no escape: find the closing quote with
+	// bytes.IndexByte, which is many times faster than the loop below on
+	// the long strings of base64 embeddings.
+	if q := bytes.IndexByte(data[i+1:], '"'); q >= 0 && bytes.IndexByte(data[i+1:i+1+q], '\\') < 0 {
+		return i + 2 + q, false, nil
+	}
 	for j := i + 1; j < len(data); j++ {
 		switch data[j] {
 		case '"':

@@ -1,6 +1,7 @@
 package grimoire
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // Vector is an embedding. In JSON it is either an array of numbers or the
@@ -163,6 +165,14 @@ func digits(b []byte, i int) int {
 
 // parseBase64 parses the "base64:" string form, data[0] being '"'.
 func parseBase64(data []byte) (Vector, error) {
+	if v, ok := parseBase64Raw(data); ok {
+		return v, nil
+	}
+	return parseBase64Slow(data)
+}
+
+// parseBase64Slow unquotes the string, then decodes it.
+func parseBase64Slow(data []byte) (Vector, error) {
 	s, err := unquote(trimRightSpace(data))
 	if err != nil {
 		return nil, errors.New("invalid string")
@@ -204,3 +214,43 @@ var (
 	_ json.Marshaler   = Vector(nil)
 	_ json.Unmarshaler = (*Vector)(nil)
 )
+
+// parseBase64Raw decodes the base64 of a "base64:" string straight from
+// the line's bytes, without unquoting the string into a copy first. It
+// reports false, for parseBase64 to decide and word the error, unless the
+// string is plainly valid: base64 that decodes strictly (so no escape, no
+// quote, no control character but the CR and LF the decoder skips, which
+// are ruled out) into whole finite float32s. Whatever it accepts,
+// parseBase64 accepts as the same vector.
+func parseBase64Raw(data []byte) (Vector, bool) {
+	data = trimRightSpace(data)
+	if len(data) < 2+len(base64Prefix) || data[len(data)-1] != '"' || string(data[1:1+len(base64Prefix)]) != base64Prefix {
+		return nil, false
+	}
+	body := data[1+len(base64Prefix) : len(data)-1]
+	if bytes.IndexByte(body, '\r') >= 0 || bytes.IndexByte(body, '\n') >= 0 {
+		return nil, false
+	}
+	bp := rawPool.Get().(*[]byte)
+	defer rawPool.Put(bp)
+	if n := base64.StdEncoding.DecodedLen(len(body)); cap(*bp) < n {
+		*bp = make([]byte, n)
+	}
+	raw := (*bp)[:cap(*bp)]
+	n, err := base64.StdEncoding.Strict().Decode(raw, body)
+	if err != nil || n%4 != 0 {
+		return nil, false
+	}
+	v := make(Vector, n/4)
+	for i := range v {
+		bits := binary.LittleEndian.Uint32(raw[4*i:])
+		if bits&0x7f800000 == 0x7f800000 { // NaN or an infinity
+			return nil, false
+		}
+		v[i] = math.Float32frombits(bits)
+	}
+	return v, true
+}
+
+// rawPool holds the buffers parseBase64Raw decodes into.
+var rawPool = sync.Pool{New: func() any { return new([]byte) }}

@@ -60,23 +60,46 @@ type IngestStats struct {
 // The export must be of the store's Golem and generation
 // (ErrForeignExport). A malformed export ingests nothing.
 func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, now time.Time) (IngestStats, error) {
-	var st IngestStats
 	if digest == "" {
-		return st, errors.New("ingest: the export's digest is empty")
+		return IngestStats{}, errors.New("ingest: the export's digest is empty")
 	}
+	return s.ingest(ctx, r, digest, now)
+}
+
+// IngestRead is Ingest of an export read once: its digest is the reader's
+// (grimoire.Reader.ContentDigest), known only once every record is read,
+// so that whether the same export was ingested before is decided then:
+// if it was, the transaction is rolled back and the stats are those of an
+// ingest not applied. The store ends as Ingest with the digest would
+// leave it.
+func (s *Store) IngestRead(ctx context.Context, r *grimoire.Reader, now time.Time) (IngestStats, error) {
+	return s.ingest(ctx, r, "", now)
+}
+
+// ingestedBefore ends the transaction of an IngestRead whose export was
+// ingested before, by activity.
+type ingestedBefore struct{ activity int64 }
+
+func (*ingestedBefore) Error() string { return "ingest: the export was ingested before" }
+
+// ingest is Ingest, or IngestRead when digest is "".
+func (s *Store) ingest(ctx context.Context, r *grimoire.Reader, digest string, now time.Time) (IngestStats, error) {
+	var st IngestStats
 	h := r.Header()
 	if h.GolemID != s.meta.GolemID || h.Generation != s.meta.Generation {
 		return st, fmt.Errorf("export of golem %q generation %d, store of golem %q generation %d: %w",
 			h.GolemID, h.Generation, s.meta.GolemID, s.meta.Generation, ErrForeignExport)
 	}
 	err := s.writeTx(ctx, func(tx *writeTx) error {
-		prev, err := findActivity(ctx, tx.tx, ActivityIngest, digest)
-		if err != nil {
-			return err
-		}
-		if prev != nil {
-			st.Activity = prev.ID
-			return nil
+		if digest != "" {
+			prev, err := findActivity(ctx, tx.tx, ActivityIngest, digest)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				st.Activity = prev.ID
+				return nil
+			}
 		}
 		if err := tx.deferForeignKeys(ctx); err != nil {
 			return err
@@ -86,6 +109,7 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 			in.model = h.Embedding.Model
 		}
 		gen := h.Generation
+		var err error
 		if in.activity, err = tx.recordActivity(ctx, Activity{
 			Kind:             ActivityIngest,
 			At:               now,
@@ -98,7 +122,21 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 			return err
 		}
 		if err := in.records(ctx, r); err != nil {
+			if digest == "" {
+				// An export the store took before is "already applied",
+				// as Ingest says, even if it no longer reads (a stricter
+				// reader) or no longer goes in; its digest is known when
+				// the reader reached its end (a *grimoire.ValidationError).
+				if derr := in.digested(ctx, r); errors.As(derr, new(*ingestedBefore)) {
+					return derr
+				}
+			}
 			return err
+		}
+		if digest == "" {
+			if err := in.digested(ctx, r); err != nil {
+				return err
+			}
 		}
 		if err := in.edges(ctx); err != nil {
 			return err
@@ -107,10 +145,33 @@ func (s *Store) Ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 		st.Warnings = in.warn.result()
 		return tx.setActivityCounts(ctx, in.activity, st.counts())
 	})
+	var before *ingestedBefore
+	if errors.As(err, &before) {
+		return IngestStats{Activity: before.activity}, nil
+	}
 	if err != nil {
 		return IngestStats{}, err
 	}
 	return st, nil
+}
+
+// digested gives the ingest's activity the export's digest, now that the
+// reader has read it all, unless an ingest of the same export is recorded
+// (*ingestedBefore).
+func (in *ingest) digested(ctx context.Context, r *grimoire.Reader) error {
+	digest, err := r.ContentDigest()
+	if err != nil {
+		return err
+	}
+	prev, err := findActivity(ctx, in.tx.tx, ActivityIngest, digest)
+	if err != nil {
+		return err
+	}
+	if prev != nil {
+		return &ingestedBefore{prev.ID}
+	}
+	_, err = in.tx.tx.ExecContext(ctx, `UPDATE activities SET input_digest=? WHERE id=?`, digest, in.activity)
+	return err
 }
 
 // counts is what the ingest activity records; "created" is what Check

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -282,5 +283,73 @@ func TestIngestRefused(t *testing.T) {
 				t.Errorf("a refused ingest changed the store:\n%s", d)
 			}
 		})
+	}
+}
+
+// TestIngestRead: an ingest that learns the export's digest as it reads
+// (IngestRead) leaves the store as Ingest with the digest computed
+// beforehand does, a repeated export included, which it reads through and
+// rolls back.
+func TestIngestRead(t *testing.T) {
+	ctx := context.Background()
+	first := newExport(t0).add(entry("e1", "one", 0.5), entry("e2", "two", 0.6),
+		&grimoire.CausalEdge{SourceID: "e1", TargetID: "e2", Weight: 0.5},
+		&grimoire.Document{Name: grimoire.DocPlaybook, Text: "# PLAYBOOK\n"}).bytes(t)
+	second := newExport(t0.Add(time.Hour)).add(entry("e1", "one", 0.7), entry("e3", "three", 0.4)).bytes(t)
+	exports := [][]byte{first, first, second, first}
+
+	_, want := newStore(t)
+	defer want.Close()
+	_, got := newStore(t)
+	defer got.Close()
+	for i, b := range exports {
+		now := t0.Add(time.Duration(i+1) * time.Hour)
+		ws := mustIngest(t, want, b, now)
+		r, err := grimoire.NewReader(bytes.NewReader(b), grimoire.ReadOptions{Name: "test.jsonl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := got.IngestRead(ctx, r, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, err := r.ContentDigest(); err != nil || d != digestOf(b) {
+			t.Errorf("export %d: reader's digest %q, %v; want %q", i, d, err, digestOf(b))
+		}
+		r.Close()
+		if d := cmp.Diff(ws, gs); d != "" {
+			t.Errorf("export %d: stats (-Ingest +IngestRead):\n%s", i, d)
+		}
+		if d := cmp.Diff(dump(t, want), dump(t, got)); d != "" {
+			t.Fatalf("export %d: store (-Ingest +IngestRead):\n%s", i, d)
+		}
+	}
+	mustBeSound(t, got)
+}
+
+// TestIngestReadAppliedBefore: an export ingested before is "already
+// applied" even when a stricter reading now refuses it, as Ingest, which
+// never reads it again, says.
+func TestIngestReadAppliedBefore(t *testing.T) {
+	ctx := context.Background()
+	b := newExport(t0).add(entry("e1", "one", 0.5)).bytes(t)
+	b = bytes.Replace(b, []byte(`"type":"entry"`), []byte(`"type":"entry","x_extension":1`), 1)
+	_, s := newStore(t)
+	defer s.Close()
+	var stats []IngestStats
+	for _, strict := range []bool{false, true} {
+		r, err := grimoire.NewReader(bytes.NewReader(b), grimoire.ReadOptions{Name: "test.jsonl", Strict: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.IngestRead(ctx, r, t0.Add(time.Hour))
+		r.Close()
+		if err != nil {
+			t.Fatalf("strict %v: %v", strict, err)
+		}
+		stats = append(stats, st)
+	}
+	if !stats[0].Applied || stats[1].Applied || stats[1].Activity != stats[0].Activity {
+		t.Errorf("ingests = %+v, want the second not applied, the first's activity", stats)
 	}
 }

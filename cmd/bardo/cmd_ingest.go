@@ -107,10 +107,6 @@ func runIngest(c *cobra.Command, g *globals, o ingestOptions) error {
 		return err
 	}
 	defer f.Close()
-	digest, err := exportDigest(f, f.Name())
-	if err != nil {
-		return explainKind(o.Export, filekind.Export, asInputError(f.Name(), err))
-	}
 	name := inputName(o.Export)
 	r, err := grimoire.NewReader(f, g.readOptions(name, o.Strict))
 	if err != nil {
@@ -123,9 +119,14 @@ func runIngest(c *cobra.Command, g *globals, o ingestOptions) error {
 		return err
 	}
 	defer s.Close()
-	st, err := s.Ingest(c.Context(), r, digest, now)
+	// One reading of the export decodes and digests it (Store.IngestRead).
+	st, err := s.IngestRead(c.Context(), r, now)
 	if err != nil {
 		return asInputError(f.Name(), fmt.Errorf("ingesting %s into %s: %w", name, o.Store.Path, err))
+	}
+	digest, err := r.ContentDigest()
+	if err != nil {
+		return err
 	}
 	if err := s.Close(); err != nil {
 		return err
