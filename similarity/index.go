@@ -15,6 +15,7 @@ type clusterIndex struct {
 	cents  []float32 // the leaves' unit centroids, packed as reference panels
 	zeroLo int       // positions [zeroLo, n) hold the zero vectors, in no leaf
 	n      int
+	quant  indexQuant // the int8 form in the layout's order, made by the first int8 search
 }
 
 // leaf is a cluster of the positions [lo, hi).

@@ -107,9 +107,19 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 	if q := s.quant.Load(); q != nil {
 		return q
 	}
+	dp := (s.dims + quantAlign - 1) / quantAlign * quantAlign
+	qs := s.quantizeRows(qk, nil, prefixLen(dp))
+	s.quant.Store(qs)
+	return qs
+}
+
+// quantizeRows returns the int8 form of the set's references in the given
+// order (row j is reference order[j]; nil: index order), with the tail
+// norms past kp when kp > 0, quantized with qk's passes.
+func (s *Set) quantizeRows(qk *quantKernel, order []int32, kp int) *quantSet {
 	d := s.dims
 	dp := (d + quantAlign - 1) / quantAlign * quantAlign
-	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: prefixLen(dp)}
+	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: kp}
 	if qs.kp > 0 {
 		qs.tail = make([]float64, s.n)
 	}
@@ -118,7 +128,11 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
 		row := make([]float32, d)
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
-			mx := unitMax(qk, row, s.Vector(j), s.sumSq[j])
+			r := j
+			if order != nil {
+				r = int(order[j])
+			}
+			mx := unitMax(qk, row, s.Vector(r), s.sumSq[r])
 			var tail float64
 			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qk, qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
 			if qs.kp > 0 {
@@ -126,7 +140,6 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 			}
 		}
 	})
-	s.quant.Store(qs)
 	return qs
 }
 
@@ -390,9 +403,14 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	}
 	e2 := 2*e + quantSlack
 	trk := s.scanQuantized(k, live, unit, thr, low, e2)
+	s.rescoreBest(queries, sums, live, trk, thr, low, e, e2, matches)
+}
 
-	// Merge the workers' candidates and rescore them with Cosine64, best
-	// upper bound first, until no upper bound can reach the best cosine.
+// rescoreBest merges the workers' candidates trk[w][li] of the live
+// queries and rescores them with Cosine64, best upper bound first, until
+// no upper bound can reach the best cosine, into matches; low, e and e2
+// are those of the scan (see bestQuantized).
+func (s *Set) rescoreBest(queries [][]float32, sums []float64, live []int, trk [][]qtracker, thr, low, e, e2 float64, matches []Match) {
 	var cands []qcand
 	for li, i := range live {
 		best := math.Inf(-1)
@@ -468,28 +486,7 @@ func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 
 	qs := s.quantized(k.quant)
 	d, dp := s.dims, qs.dp
 	groups := (len(live) + quantGroup - 1) / quantGroup
-	qq := make([]quantQuery, len(live))
-	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
-	for li := range live {
-		u := unit[li*d : (li+1)*d]
-		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
-		sc, en, _ := quantize(c, u)
-		var bias int32
-		for _, x := range c {
-			bias += int32(x)
-		}
-		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
-		if qs.kp > 0 {
-			var bp int32
-			for _, x := range c[:qs.kp] {
-				bp += int32(x)
-			}
-			qq[li].biasP = 128 * bp
-			if qs.kp < d {
-				qq[li].tail = math.Sqrt(sumSq64(u[qs.kp:]))
-			}
-		}
-	}
+	qq, codes := quantizeQueries(unit, len(live), d, dp, qs.kp)
 	// A search for cosines of at least prefixFrom scores a prefix first
 	// when the set has one: below it, too many references would pass.
 	kp := dp
@@ -591,4 +588,35 @@ func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 
 		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
 	})
 	return trk
+}
+
+// quantizeQueries returns the int8 form of the nq unit vectors in unit
+// (dims d apart), with their prefix bias and tail norm past kp when kp >
+// 0, and their codes, dp apart, padded with code-0 queries to a multiple
+// of quantGroup.
+func quantizeQueries(unit []float32, nq, d, dp, kp int) ([]quantQuery, []int8) {
+	groups := (nq + quantGroup - 1) / quantGroup
+	qq := make([]quantQuery, nq)
+	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
+	for li := range nq {
+		u := unit[li*d : (li+1)*d]
+		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
+		sc, en, _ := quantize(c, u)
+		var bias int32
+		for _, x := range c {
+			bias += int32(x)
+		}
+		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
+		if kp > 0 {
+			var bp int32
+			for _, x := range c[:kp] {
+				bp += int32(x)
+			}
+			qq[li].biasP = 128 * bp
+			if kp < d {
+				qq[li].tail = math.Sqrt(sumSq64(u[kp:]))
+			}
+		}
+	}
+	return qq, codes
 }
