@@ -118,11 +118,8 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 // norms past kp when kp > 0, quantized with qk's passes.
 func (s *Set) quantizeRows(qk *quantKernel, order []int32, kp int) *quantSet {
 	d := s.dims
-	dp := (d + quantAlign - 1) / quantAlign * quantAlign
-	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: kp}
-	if qs.kp > 0 {
-		qs.tail = make([]float64, s.n)
-	}
+	qs := newQuantSet(s.n, d, kp)
+	dp := qs.dp
 	const chunk = 256
 	units := (s.n + chunk - 1) / chunk
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
@@ -140,6 +137,17 @@ func (s *Set) quantizeRows(qk *quantKernel, order []int32, kp int) *quantSet {
 			}
 		}
 	})
+	return qs
+}
+
+// newQuantSet returns room for the int8 form of n references of d dims,
+// with tail norms past kp when kp > 0.
+func newQuantSet(n, d, kp int) *quantSet {
+	dp := (d + quantAlign - 1) / quantAlign * quantAlign
+	qs := &quantSet{dp: dp, codes: make([]uint8, n*dp), scale: make([]float64, n), errN: make([]float64, n), norm: make([]float64, n), kp: kp}
+	if kp > 0 {
+		qs.tail = make([]float64, n)
+	}
 	return qs
 }
 
@@ -409,46 +417,60 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 // rescoreBest merges the workers' candidates trk[w][li] of the live
 // queries and rescores them with Cosine64, best upper bound first, until
 // no upper bound can reach the best cosine, into matches; low, e and e2
-// are those of the scan (see bestQuantized).
+// are those of the scan (see bestQuantized). The queries are spread over
+// the workers, 64 at a time.
 func (s *Set) rescoreBest(queries [][]float32, sums []float64, live []int, trk [][]qtracker, thr, low, e, e2 float64, matches []Match) {
-	var cands []qcand
-	for li, i := range live {
-		best := math.Inf(-1)
-		for w := range trk {
-			best = max(best, trk[w][li].lo)
+	const chunk = 64
+	units := (len(live) + chunk - 1) / chunk
+	workers := min(len(trk), units)
+	bufs := make([][]qcand, workers)
+	parallel(workers, units, func(w, u int) {
+		for li := u * chunk; li < min(len(live), (u+1)*chunk); li++ {
+			bufs[w] = s.rescore1(queries, sums, live, trk, li, thr, low, e, e2, matches, bufs[w])
 		}
-		floor := max(low, best-e2)
-		cands = cands[:0]
-		for w := range trk {
-			for _, cd := range trk[w][li].cands {
-				if cd.hi >= floor {
-					cands = append(cands, cd)
-				}
-			}
-		}
-		slices.SortFunc(cands, func(a, b qcand) int {
-			if c := cmp.Compare(b.hi, a.hi); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.ref, b.ref)
-		})
-		mt := &matches[i]
-		rescored := 0
-		for _, cd := range cands {
-			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
-				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
-			}
-			rescored++
-			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
-			if cos < thr {
-				continue
-			}
-			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
-				*mt = Match{Index: cd.ref, Cos: cos}
-			}
-		}
-		quantStats.rescored.Add(int64(rescored))
+	})
+}
+
+// rescore1 is rescoreBest of live query li, with cands as scratch space,
+// which it returns.
+func (s *Set) rescore1(queries [][]float32, sums []float64, live []int, trk [][]qtracker, li int, thr, low, e, e2 float64, matches []Match, cands []qcand) []qcand {
+	i := live[li]
+	best := math.Inf(-1)
+	for w := range trk {
+		best = max(best, trk[w][li].lo)
 	}
+	floor := max(low, best-e2)
+	cands = cands[:0]
+	for w := range trk {
+		for _, cd := range trk[w][li].cands {
+			if cd.hi >= floor {
+				cands = append(cands, cd)
+			}
+		}
+	}
+	slices.SortFunc(cands, func(a, b qcand) int {
+		if c := cmp.Compare(b.hi, a.hi); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ref, b.ref)
+	})
+	mt := &matches[i]
+	rescored := 0
+	for _, cd := range cands {
+		if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
+			break // Cosine64 ≤ hi + e < the best: neither wins nor ties
+		}
+		rescored++
+		cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+		if cos < thr {
+			continue
+		}
+		if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
+			*mt = Match{Index: cd.ref, Cos: cos}
+		}
+	}
+	quantStats.rescored.Add(int64(rescored))
+	return cands
 }
 
 // withinQuantized is WithinEach through the int8 prefilter: it sets

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,8 +87,16 @@ func TestQuantIndexMatchesBruteForce(t *testing.T) {
 				if lay == nil || lay.index == nil {
 					t.Fatal("no index was built for clustered references")
 				}
-				if lay.index.quant.qs == nil {
+				iq := lay.index.quant.qs
+				if iq == nil {
 					t.Fatal("the search did not make the index's int8 form: it did not scan in int8")
+				}
+				// finishIndex makes it in its packing pass: the bits of
+				// quantizing the references in the layout's order.
+				ref := s.quantizeRows(k.quant, lay.order, 0)
+				if !slices.Equal(iq.codes, ref.codes) || !slices.Equal(iq.scale, ref.scale) ||
+					!slices.Equal(iq.errN, ref.errN) || !slices.Equal(iq.norm, ref.norm) || iq.dp != ref.dp {
+					t.Error("the index's int8 form differs from quantizeRows in the layout's order")
 				}
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("MaxCos through the index in int8 (-brute force +got):\n%s", d)
