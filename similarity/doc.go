@@ -158,8 +158,10 @@
 // With an int8 kernel, MaxCos and BestAtLeast on a set with a cluster
 // index choose the leaves as above, from float32 scores against the
 // centroids, and score the members of the leaves they visit in int8. The
-// set's int8 form is then made in the layout's order, leaf after leaf, so
-// that a leaf's codes are contiguous; the queries visiting a leaf are
+// set's int8 form is then in the layout's order, leaf after leaf, so that
+// a leaf's codes are contiguous, made from the unit rows the index packs
+// as it packs them (the same bits as quantizing each reference alone);
+// the queries visiting a leaf are
 // scored four at a time, as the int8 kernels take them, in batches of
 // 1024 queries so that the groups fill. Each query keeps, as a full int8
 // scan does, L = the largest lower bound lo_r = A_r − B_r of the

@@ -33,7 +33,9 @@ type indexQuant struct {
 }
 
 // quantized returns the int8 form of the layout's references in its
-// order, making it on first use with qk's passes (all give the same bits).
+// order: the one finishIndex made with an int8 kernel, or, for an index
+// built by a float32 kernel, one made now with qk's passes (all give the
+// same bits).
 func (ix *clusterIndex) quantized(s *Set, qk *quantKernel, order []int32) *quantSet {
 	ix.quant.once.Do(func() { ix.quant.qs = s.quantizeRows(qk, order, 0) })
 	return ix.quant.qs

@@ -211,3 +211,36 @@ func TestLeafMayReach(t *testing.T) {
 		t.Fatal("no case reached the bound")
 	}
 }
+
+// TestQuantIndexAfterFloat32Index: an index built by a float32 kernel's
+// search gets its int8 form from the first int8 search, with the same
+// answers.
+func TestQuantIndexAfterFloat32Index(t *testing.T) {
+	const n, dims = 4500, 67
+	refs, queries := quantIndexCase(n, dims)
+	indexTest.skipSize = true
+	defer func() { indexTest.skipSize = false }()
+	defer SetImpl(Impl())
+	if err := SetImpl(fastestFloat32()); err != nil {
+		t.Fatal(err)
+	}
+	s := setOf(t, dims, refs)
+	s.MaxCos(queries)
+	lay := s.lay.Load()
+	if lay == nil || lay.index == nil || lay.index.quant.qs != nil {
+		t.Fatal("the float32 search built no index, or an int8 form")
+	}
+	for _, k := range quantKernels(t) {
+		if err := SetImpl(k.name); err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range s.MaxCos(queries) {
+			if want := bruteMax(refs, queries[i]); m != want {
+				t.Errorf("%s query %d: MaxCos = %+v, want %+v", k.name, i, m, want)
+			}
+		}
+		if lay.index.quant.qs == nil {
+			t.Errorf("%s: no int8 form after an int8 search", k.name)
+		}
+	}
+}
