@@ -15,6 +15,7 @@ type clusterIndex struct {
 	cents  []float32 // the leaves' unit centroids, packed as reference panels
 	zeroLo int       // positions [zeroLo, n) hold the zero vectors, in no leaf
 	n      int
+	quant  indexQuant // the int8 form in the layout's order, made by the first int8 search
 }
 
 // leaf is a cluster of the positions [lo, hi).
@@ -227,6 +228,17 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 	lay := &layout{panels: make([]float32, panelCount(s.n)*panelWidth*d), order: order}
 	cents := make([]float32, len(leaves)*d)
 	sums := make([][]float32, workers)
+	// With an int8 kernel, the int8 form in the layout's order too, from
+	// the same unit rows: the bits quantizeRows gives (see indexQuant).
+	var qs *quantSet
+	var rows [][]float32
+	if k.quant != nil && s.quantizable() {
+		qs = newQuantSet(s.n, d, 0)
+		rows = make([][]float32, workers)
+		for pos := len(order) - 1; pos >= 0 && s.sumSq[order[pos]] == 0; pos-- {
+			quantizeUnit(k.quant, qs.codes[pos*qs.dp:(pos+1)*qs.dp], nil, 0, 0) // a zero vector: code 0
+		}
+	}
 	parallel(workers, len(leaves), func(w, i int) {
 		if sums[w] == nil {
 			sums[w] = make([]float32, d)
@@ -235,8 +247,22 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 		clear(sum)
 		for pos := leaves[i].lo; pos < leaves[i].hi; pos++ {
 			r := int(order[pos])
-			inv := 1 / math.Sqrt(s.sumSq[r])
 			dst := lay.panels[pos/panelWidth*panelWidth*d+pos%panelWidth:]
+			if qs != nil {
+				if rows[w] == nil {
+					rows[w] = make([]float32, d)
+				}
+				row := rows[w]
+				mx := unitMax(k.quant, row, s.Vector(r), s.sumSq[r])
+				for kk, u := range row {
+					dst[kk*panelWidth] = u
+					sum[kk] += u
+				}
+				dp := qs.dp
+				qs.scale[pos], qs.errN[pos], qs.norm[pos], _ = quantizeUnit(k.quant, qs.codes[pos*dp:(pos+1)*dp], row, mx, 0)
+				continue
+			}
+			inv := 1 / math.Sqrt(s.sumSq[r])
 			for kk, x := range s.Vector(r) {
 				u := float32(float64(x) * inv)
 				dst[kk*panelWidth] = u
@@ -262,5 +288,8 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 		zeroLo = leaves[len(leaves)-1].hi
 	}
 	lay.index = &clusterIndex{leaves: leaves, cents: packRows(cents, len(leaves), d), zeroLo: zeroLo, n: s.n}
+	if qs != nil {
+		lay.index.quant.once.Do(func() { lay.index.quant.qs = qs })
+	}
 	return lay
 }

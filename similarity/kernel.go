@@ -29,7 +29,8 @@ type kernel struct {
 	block   func(out []float32, ldo int, rmax, qp []float32, m int, rp []float32, np, dims int)
 	// quant, when set, makes MaxCos and BestAtLeast prefilter with int8
 	// dot products (see quant.go); heights and block are then those of
-	// the fastest float32 kernel, for Within and the cluster index.
+	// the fastest float32 kernel, for Within and the cluster index's
+	// centroids and bounds.
 	quant *quantKernel
 }
 

@@ -107,18 +107,29 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 	if q := s.quant.Load(); q != nil {
 		return q
 	}
+	dp := (s.dims + quantAlign - 1) / quantAlign * quantAlign
+	qs := s.quantizeRows(qk, nil, prefixLen(dp))
+	s.quant.Store(qs)
+	return qs
+}
+
+// quantizeRows returns the int8 form of the set's references in the given
+// order (row j is reference order[j]; nil: index order), with the tail
+// norms past kp when kp > 0, quantized with qk's passes.
+func (s *Set) quantizeRows(qk *quantKernel, order []int32, kp int) *quantSet {
 	d := s.dims
-	dp := (d + quantAlign - 1) / quantAlign * quantAlign
-	qs := &quantSet{dp: dp, codes: make([]uint8, s.n*dp), scale: make([]float64, s.n), errN: make([]float64, s.n), norm: make([]float64, s.n), kp: prefixLen(dp)}
-	if qs.kp > 0 {
-		qs.tail = make([]float64, s.n)
-	}
+	qs := newQuantSet(s.n, d, kp)
+	dp := qs.dp
 	const chunk = 256
 	units := (s.n + chunk - 1) / chunk
 	parallel(workerCount(units, s.n*d), units, func(_, u int) {
 		row := make([]float32, d)
 		for j := u * chunk; j < min(s.n, (u+1)*chunk); j++ {
-			mx := unitMax(qk, row, s.Vector(j), s.sumSq[j])
+			r := j
+			if order != nil {
+				r = int(order[j])
+			}
+			mx := unitMax(qk, row, s.Vector(r), s.sumSq[r])
 			var tail float64
 			qs.scale[j], qs.errN[j], qs.norm[j], tail = quantizeUnit(qk, qs.codes[j*dp:(j+1)*dp], row, mx, qs.kp)
 			if qs.kp > 0 {
@@ -126,7 +137,17 @@ func (s *Set) quantized(qk *quantKernel) *quantSet {
 			}
 		}
 	})
-	s.quant.Store(qs)
+	return qs
+}
+
+// newQuantSet returns room for the int8 form of n references of d dims,
+// with tail norms past kp when kp > 0.
+func newQuantSet(n, d, kp int) *quantSet {
+	dp := (d + quantAlign - 1) / quantAlign * quantAlign
+	qs := &quantSet{dp: dp, codes: make([]uint8, n*dp), scale: make([]float64, n), errN: make([]float64, n), norm: make([]float64, n), kp: kp}
+	if kp > 0 {
+		qs.tail = make([]float64, n)
+	}
 	return qs
 }
 
@@ -390,47 +411,66 @@ func (s *Set) bestQuantized(k *kernel, queries [][]float32, sums []float64, live
 	}
 	e2 := 2*e + quantSlack
 	trk := s.scanQuantized(k, live, unit, thr, low, e2)
+	s.rescoreBest(queries, sums, live, trk, thr, low, e, e2, matches)
+}
 
-	// Merge the workers' candidates and rescore them with Cosine64, best
-	// upper bound first, until no upper bound can reach the best cosine.
-	var cands []qcand
-	for li, i := range live {
-		best := math.Inf(-1)
-		for w := range trk {
-			best = max(best, trk[w][li].lo)
+// rescoreBest merges the workers' candidates trk[w][li] of the live
+// queries and rescores them with Cosine64, best upper bound first, until
+// no upper bound can reach the best cosine, into matches; low, e and e2
+// are those of the scan (see bestQuantized). The queries are spread over
+// the workers, 64 at a time.
+func (s *Set) rescoreBest(queries [][]float32, sums []float64, live []int, trk [][]qtracker, thr, low, e, e2 float64, matches []Match) {
+	const chunk = 64
+	units := (len(live) + chunk - 1) / chunk
+	workers := min(len(trk), units)
+	bufs := make([][]qcand, workers)
+	parallel(workers, units, func(w, u int) {
+		for li := u * chunk; li < min(len(live), (u+1)*chunk); li++ {
+			bufs[w] = s.rescore1(queries, sums, live, trk, li, thr, low, e, e2, matches, bufs[w])
 		}
-		floor := max(low, best-e2)
-		cands = cands[:0]
-		for w := range trk {
-			for _, cd := range trk[w][li].cands {
-				if cd.hi >= floor {
-					cands = append(cands, cd)
-				}
-			}
-		}
-		slices.SortFunc(cands, func(a, b qcand) int {
-			if c := cmp.Compare(b.hi, a.hi); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.ref, b.ref)
-		})
-		mt := &matches[i]
-		rescored := 0
-		for _, cd := range cands {
-			if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
-				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
-			}
-			rescored++
-			cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
-			if cos < thr {
-				continue
-			}
-			if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
-				*mt = Match{Index: cd.ref, Cos: cos}
-			}
-		}
-		quantStats.rescored.Add(int64(rescored))
+	})
+}
+
+// rescore1 is rescoreBest of live query li, with cands as scratch space,
+// which it returns.
+func (s *Set) rescore1(queries [][]float32, sums []float64, live []int, trk [][]qtracker, li int, thr, low, e, e2 float64, matches []Match, cands []qcand) []qcand {
+	i := live[li]
+	best := math.Inf(-1)
+	for w := range trk {
+		best = max(best, trk[w][li].lo)
 	}
+	floor := max(low, best-e2)
+	cands = cands[:0]
+	for w := range trk {
+		for _, cd := range trk[w][li].cands {
+			if cd.hi >= floor {
+				cands = append(cands, cd)
+			}
+		}
+	}
+	slices.SortFunc(cands, func(a, b qcand) int {
+		if c := cmp.Compare(b.hi, a.hi); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ref, b.ref)
+	})
+	mt := &matches[i]
+	rescored := 0
+	for _, cd := range cands {
+		if mt.Index >= 0 && cd.hi+e+quantSlack < mt.Cos {
+			break // Cosine64 ≤ hi + e < the best: neither wins nor ties
+		}
+		rescored++
+		cos := cosine(dot64(queries[i], s.Vector(cd.ref)), sums[i], s.sumSq[cd.ref])
+		if cos < thr {
+			continue
+		}
+		if mt.Index < 0 || cos > mt.Cos || cos == mt.Cos && cd.ref < mt.Index {
+			*mt = Match{Index: cd.ref, Cos: cos}
+		}
+	}
+	quantStats.rescored.Add(int64(rescored))
+	return cands
 }
 
 // withinQuantized is WithinEach through the int8 prefilter: it sets
@@ -468,28 +508,7 @@ func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 
 	qs := s.quantized(k.quant)
 	d, dp := s.dims, qs.dp
 	groups := (len(live) + quantGroup - 1) / quantGroup
-	qq := make([]quantQuery, len(live))
-	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
-	for li := range live {
-		u := unit[li*d : (li+1)*d]
-		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
-		sc, en, _ := quantize(c, u)
-		var bias int32
-		for _, x := range c {
-			bias += int32(x)
-		}
-		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
-		if qs.kp > 0 {
-			var bp int32
-			for _, x := range c[:qs.kp] {
-				bp += int32(x)
-			}
-			qq[li].biasP = 128 * bp
-			if qs.kp < d {
-				qq[li].tail = math.Sqrt(sumSq64(u[qs.kp:]))
-			}
-		}
-	}
+	qq, codes := quantizeQueries(unit, len(live), d, dp, qs.kp)
 	// A search for cosines of at least prefixFrom scores a prefix first
 	// when the set has one: below it, too many references would pass.
 	kp := dp
@@ -591,4 +610,35 @@ func (s *Set) scanQuantized(k *kernel, live []int, unit []float32, thr, low, e2 
 		quantStats.scored.Add(int64(n) * int64(min(len(live), gz*quantGroup)-ga*quantGroup))
 	})
 	return trk
+}
+
+// quantizeQueries returns the int8 form of the nq unit vectors in unit
+// (dims d apart), with their prefix bias and tail norm past kp when kp >
+// 0, and their codes, dp apart, padded with code-0 queries to a multiple
+// of quantGroup.
+func quantizeQueries(unit []float32, nq, d, dp, kp int) ([]quantQuery, []int8) {
+	groups := (nq + quantGroup - 1) / quantGroup
+	qq := make([]quantQuery, nq)
+	codes := make([]int8, groups*quantGroup*dp) // padding queries: code 0
+	for li := range nq {
+		u := unit[li*d : (li+1)*d]
+		c := codes[li*dp : (li+1)*dp : (li+1)*dp]
+		sc, en, _ := quantize(c, u)
+		var bias int32
+		for _, x := range c {
+			bias += int32(x)
+		}
+		qq[li] = quantQuery{code: c, scale: sc, errN: en, unitN: math.Sqrt(sumSq64(u)), bias: 128 * bias}
+		if kp > 0 {
+			var bp int32
+			for _, x := range c[:kp] {
+				bp += int32(x)
+			}
+			qq[li].biasP = 128 * bp
+			if kp < d {
+				qq[li].tail = math.Sqrt(sumSq64(u[kp:]))
+			}
+		}
+	}
+	return qq, codes
 }

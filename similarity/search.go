@@ -83,10 +83,14 @@ func (s *Set) best(queries [][]float32, thr float64) []Match {
 		unitInto(unit[li*d:(li+1)*d], queries[i], sums[i])
 	}
 	k := current.Load()
-	// A quantized kernel prefilters full scans with int8 dots; a set with a
-	// cluster index is searched through the index in float32.
-	if k.quant != nil && s.quantizable() && s.indexedFor(k, unit, len(live)) == nil {
-		s.bestQuantized(k, queries, sums, live, unit, thr, matches)
+	// A quantized kernel prefilters with int8 dots: full scans, or the
+	// leaves of a cluster index the queries visit.
+	if k.quant != nil && s.quantizable() {
+		if lay := s.indexedFor(k, unit, len(live)); lay != nil {
+			s.bestThroughIndexQuantized(k, lay, queries, sums, live, unit, thr, matches)
+		} else {
+			s.bestQuantized(k, queries, sums, live, unit, thr, matches)
+		}
 		return matches
 	}
 	m := margin(d)
