@@ -178,24 +178,6 @@ type sparse struct {
 	val []float32
 }
 
-// sparseOf returns the non-zero components of v.
-func sparseOf(v []float32) sparse {
-	n := 0
-	for _, f := range v {
-		if f != 0 {
-			n++
-		}
-	}
-	s := sparse{idx: make([]uint16, 0, n), val: make([]float32, 0, n)}
-	for k, f := range v {
-		if f != 0 {
-			s.idx = append(s.idx, uint16(k))
-			s.val = append(s.val, f)
-		}
-	}
-	return s
-}
-
 // sumSq returns Σ v², bucket ascending: Cosine64's ‖v‖².
 func (s sparse) sumSq() float64 {
 	var ss float64

@@ -13,6 +13,24 @@ import (
 	"github.com/bardo-golem/bardo/textembed"
 )
 
+// sparseOf returns the non-zero components of v.
+func sparseOf(v []float32) sparse {
+	n := 0
+	for _, f := range v {
+		if f != 0 {
+			n++
+		}
+	}
+	s := sparse{idx: make([]uint16, 0, n), val: make([]float32, 0, n)}
+	for k, f := range v {
+		if f != 0 {
+			s.idx = append(s.idx, uint16(k))
+			s.val = append(s.val, f)
+		}
+	}
+	return s
+}
+
 // plantedText returns 512-dim vectors with exact cosines to base: the
 // integer vectors of inherit's tests (9,3,3,1 is 9/10 to (1), …) laid on
 // random buckets, the first component on base's bucket, and exact

@@ -106,7 +106,6 @@ func patternLevel(v sparse, ss, tau float64, top int) (level, class int) {
 	return 0, c
 }
 
-
 // The two tables of the doc.
 const (
 	tableAtOrBelow = 1
