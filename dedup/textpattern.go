@@ -58,9 +58,11 @@ import (
 // pattern: two patterns that share a key only add candidates, which are
 // compared exactly like every other.
 
-// maxTop is the highest level a pattern index has: 64 groups of 8
-// buckets. A row whose class is above it meets others through prefixes.
-const maxTop = 64
+// maxTop is the highest level a pattern index has: 16 groups of 32
+// buckets. A row is listed at every level from its own to the top, up to
+// 2·top keys: a higher top would cost every row for the sake of a few long
+// texts, which meet others through prefixes instead.
+const maxTop = 16
 
 // classMargin inflates the class's estimate, so that the rounding errors
 // of S and of the division (near 1e-15) cannot make it fall short.
