@@ -41,13 +41,17 @@
 //
 // Model vectors are searched with package similarity (float64 cosines of
 // the threshold search, only matches at SameAsFrom or above). Rows met
-// through bardo-text/v1 are found through a prefix-filtered inverted index
-// (textindex.go: one bucket order, rare buckets first; each row listed
-// under pairs of its prefix buckets, or single buckets, where a row whose
-// cosine reaches SameAsFrom must share them), with a bitmap bound that
-// skips most candidates; every remaining candidate is compared exactly,
-// and the cosines are the same bits as Cosine64's: the verdicts are those
-// of a comparison with every row. On a Golem's templated texts the
-// candidates are a few per cent of the pairs: fewer, but still growing
-// with the square of the rows.
+// through bardo-text/v1 are held sparse (their non-zero components,
+// textembed.EmbedSparse) and found through an exact index (textindex.go,
+// textpattern.go): a row whose cosine reaches SameAsFrom differs from the
+// query in fewer buckets than a bound set by the two vectors' least
+// weights, so it has the same signs in most groups of buckets, and shares
+// most of the query's group keys (lemmas 3 and 4); rows outside that
+// bound are found through their rare prefix buckets (lemmas 1 and 2). A
+// bitmap bound skips most remaining candidates; every other candidate is
+// compared exactly, and the cosines are the same bits as Cosine64's: the
+// verdicts are those of a comparison with every row. On a Golem's
+// templated texts the rows met are still a share of the rows (phrases
+// shared by many texts share groups of buckets): fewer, but growing with
+// the square of the rows.
 package dedup

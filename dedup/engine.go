@@ -39,10 +39,17 @@ type candidate struct {
 
 func (c *candidate) textVector() sparse {
 	if c.text == nil {
-		v := sparseOf(textembed.Embed(c.content))
+		v := sparseText(c.content)
 		c.text = &v
 	}
 	return *c.text
+}
+
+// sparseText returns bardo-text/v1 of content, its non-zero components
+// only: a row holds a few dozen of 512.
+func sparseText(content string) sparse {
+	idx, val := textembed.EmbedSparse(content)
+	return sparse{idx, val}
 }
 
 // match is an engine row and its cosine to a candidate; idx −1 is none.
@@ -89,6 +96,7 @@ type engine struct {
 	planPos      []int                // candidate → its index in its planSet
 	text         map[group]*textIndex // rows met through bardo-text/v1
 	rank         *bucketRank          // the text indexes' bucket order
+	textTop      int                  // the text indexes' top level: the highest of the candidates'
 	queries      map[group]bool       // the groups of the candidates
 	needText     map[group]bool       // cache of needsText
 }
@@ -152,14 +160,20 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 			members[g] = append(members[g], r)
 		}
 		if g := (group{key, pol}); e.needsText(g) {
-			v := sparseOf(textembed.Embed(x.Content))
+			v := sparseText(x.Content)
 			texts = append(texts, textRow{r, g, v})
 			count(v)
 		}
 	}
+	e.textTop = 1
 	for _, c := range cands {
 		if e.needsText(group{c.key, c.pol}) {
-			count(c.textVector())
+			v := c.textVector()
+			count(v)
+			if ss := v.sumSq(); ss != 0 {
+				k, _ := patternLevel(v, ss, SameAsFrom-prefixMargin, maxTop)
+				e.textTop = max(e.textTop, k)
+			}
 		}
 	}
 	// One bucket order for every text index, fixed before the first row.
@@ -217,7 +231,7 @@ func (e *engine) needsText(g group) bool {
 func (e *engine) addText(r int, g group, text sparse) {
 	ix := e.text[g]
 	if ix == nil {
-		ix = newTextIndex(e.rank, SameAsFrom)
+		ix = newTextIndex(e.rank, SameAsFrom, e.textTop)
 		e.text[g] = ix
 	}
 	ix.add(r, text)
@@ -358,7 +372,9 @@ func (e *engine) pairCosine(i, r int) float64 {
 	case c.key != (spaceKey{}) && c.key == e.keys[r]:
 		cos = similarity.Cosine64(c.vec, e.vecs[r])
 	default:
-		cos = similarity.Cosine64(textembed.Embed(c.content), textembed.Embed(e.contents[r]))
+		// Cosine64's bits from the non-zero components (textindex.go).
+		a, b := c.textVector(), sparseText(e.contents[r])
+		cos = cosine(dot(a, b), a.sumSq(), b.sumSq())
 	}
 	if math.IsNaN(cos) { // a store row with a non-finite vector
 		return 0

@@ -11,10 +11,11 @@ import (
 // A bardo-text/v1 vector has a few dozen non-zero buckets of 512, and the
 // texts of one Golem share their common words: an inverted index over
 // every bucket would make almost every pair of rows a candidate, and dedup
-// of text-only rows quadratic. textIndex indexes only a prefix of each
-// vector instead (prefix filtering, as AllPairs and PPJoin do for sets),
-// by pairs of buckets where it can, and then checks each candidate
-// exactly.
+// of text-only rows quadratic. textIndex finds most rows through the
+// patterns of groups of buckets (textpattern.go, lemmas 3 and 4), and the
+// rest through a prefix of each vector (prefix filtering, as AllPairs and
+// PPJoin do for sets), by pairs of buckets where it can; then it checks
+// each candidate exactly.
 //
 // # The prefix bounds
 //
@@ -41,14 +42,16 @@ import (
 // {d} ∪ suffix, |x·y| ≤ √(x_d² + T_p)·‖y‖ < τ‖x‖‖y‖.
 //
 // Signs do not matter, nor does normalization. A row whose P² exists and
-// has at most maxPairPrefix buckets is a pair row: it is listed under each
-// pair of buckets of its P². Every other row is a lone row, listed under
-// each bucket of its P¹. Every row is also listed under each bucket of its
-// P¹ in a second table, for lone queries. A query that would be a pair row
-// walks the pairs of its P² (lemma 2 finds every pair row at τ or above)
-// and the lone rows under the buckets of its P¹ (lemma 1 finds every lone
-// row); any other query walks every row under the buckets of its P¹
-// (lemma 1).
+// has at most maxPrefix[2] buckets is of level 2: it is listed under each
+// pair of buckets of its P². Every other row is of level 1, listed under
+// each bucket of its P¹ (table exactly[1]). Every row is also listed
+// under each bucket of its P¹ in a second table (atLeast[1]), for queries
+// of level 1. A query of level 2 walks the pairs of its P² (lemma 2 finds
+// every row of level 2 at τ or above) and the rows of level 1 under the
+// buckets of its P¹ (lemma 1 finds them); a query of level 1 walks every
+// row under the buckets of its P¹ (lemma 1). One prefixIndex holds the
+// rows outside the pattern index, which every query walks; another, made
+// at the first query outside the pattern index, holds every row.
 //
 // # Exactness
 //
@@ -68,31 +71,103 @@ import (
 // cosines as computed.
 type textIndex struct {
 	rank   *bucketRank
-	tau2   float64                 // τ²: prefixes are cut for cosines of at least τ
-	floor  float64                 // the least floor best is asked for
-	every  [textembed.Dims][]int32 // by rank: every row whose P¹ holds the bucket
-	lone   [textembed.Dims][]int32 // by rank: the lone rows whose P¹ holds the bucket
-	pairs  [][]int32               // by pairKey: the pair rows whose P² holds both buckets; nil until the first
-	rows   []sparse                // text row → vector
-	sumSq  []float64               // Σ v², bucket ascending, per text row
-	shapes []shape                 // text row → its shape, for cannot
+	tau2   float64 // τ²: prefixes are cut for cosines of at least τ
+	floor  float64 // the least floor best is asked for
+	top    int     // the highest level of the pattern index
+	pat    patternTable
+	inel   prefixIndex  // the rows outside the pattern index
+	all    *prefixIndex // every row, for a query outside the pattern index; nil until the first
+	rows   []sparse     // text row → vector
+	sumSq  []float64    // Σ v², bucket ascending, per text row
+	shapes []shape      // text row → its shape, for cannot
 	tau    float64
 	global []int // text row → engine row
 
 	seen  []uint32 // scratch of best: the query that last met a text row
+	hits  []uint16 // scratch of best: a row's keys in common with the query's, at one level
+	class []uint8  // text row → its class (textpattern.go); 0 outside the pattern index
+	touch []int32  // scratch of best: the rows hit at one level
 	query uint32
-	comps []comp // scratch of cut
+	comps []comp                 // scratch of cut
+	hs    [textembed.Dims]uint64 // scratch of patternKeys
+}
+
+// prefixIndex lists rows by their prefixes (lemmas 1 and 2).
+type prefixIndex struct {
+	atLeast [maxLevel + 1]postings // level l: the rows of level l or more, under the l-subsets of their Pˡ
+	exactly [maxLevel]postings     // level l < maxLevel: the rows of level l, under the l-subsets of their Pˡ
+}
+
+// add lists text row r, of components cs by rank and prefix lengths lens.
+func (p *prefixIndex) add(r int32, cs []comp, lens *[maxLevel + 1]int) {
+	level := levelOf(lens)
+	for l := 1; l <= level; l++ {
+		eachKey(cs[:lens[l]], l, 0, func(k uint64) { p.atLeast[l].add(k, r) })
+	}
+	if level < maxLevel {
+		eachKey(cs[:lens[level]], level, 0, func(k uint64) { p.exactly[level].add(k, r) })
+	}
+}
+
+// walk calls meet with every row listed that a query of components cs and
+// prefix lengths lens must meet (some more than once).
+func (p *prefixIndex) walk(cs []comp, lens *[maxLevel + 1]int, meet func([]int32)) {
+	level := levelOf(lens)
+	eachKey(cs[:lens[level]], level, 0, func(k uint64) { meet(p.atLeast[level].get(k)) })
+	for l := 1; l < level; l++ {
+		eachKey(cs[:lens[l]], l, 0, func(k uint64) { meet(p.exactly[l].get(k)) })
+	}
 }
 
 // bitWords is the length of a bucket bitmap.
 const bitWords = textembed.Dims / 64
 
-// maxPairPrefix bounds the buckets of a pair row's P², so that a row is
-// listed under at most 276 pairs; a longer text is a lone row.
-const maxPairPrefix = 24
+// maxLevel is the most prefix buckets a row is listed under together.
+const maxLevel = 2
 
-// pairKey names the pair of ranks a < b.
-func pairKey(a, b uint16) int { return int(a)*textembed.Dims + int(b) }
+// maxPrefix[l] bounds the buckets of a Pˡ whose l-subsets a row is listed
+// under: at most C(24, 2) = 276 pairs. A row whose
+// Pˡ is longer is of a lower level. The bounds do not grow with l, so a
+// row of level l has a Pᵏ for every k ≤ l (Pᵏ is never longer than Pˡ).
+var maxPrefix = [maxLevel + 1]int{1: math.MaxInt, 2: 24}
+
+// postings lists text rows by a key: the ranks of l buckets, ascending,
+// nine bits each.
+type postings struct {
+	at    map[uint64]int32 // key → its list in lists
+	lists [][]int32
+}
+
+func (p *postings) add(key uint64, r int32) {
+	if p.at == nil {
+		p.at = make(map[uint64]int32)
+	}
+	i, ok := p.at[key]
+	if !ok {
+		i = int32(len(p.lists))
+		p.at[key] = i
+		p.lists = append(p.lists, nil)
+	}
+	p.lists[i] = append(p.lists[i], r)
+}
+
+func (p *postings) get(key uint64) []int32 {
+	if i, ok := p.at[key]; ok {
+		return p.lists[i]
+	}
+	return nil
+}
+
+// eachKey calls f with the key of each l-subset of cs (rank ascending).
+func eachKey(cs []comp, l int, key uint64, f func(uint64)) {
+	if l == 0 {
+		f(key)
+		return
+	}
+	for i := 0; i+l <= len(cs); i++ {
+		eachKey(cs[i+1:], l-1, key<<9|uint64(cs[i].rank), f)
+	}
+}
 
 // prefixMargin is how far below the floor the prefixes are cut.
 const prefixMargin = 1e-9
@@ -101,24 +176,6 @@ const prefixMargin = 1e-9
 type sparse struct {
 	idx []uint16
 	val []float32
-}
-
-// sparseOf returns the non-zero components of v.
-func sparseOf(v []float32) sparse {
-	n := 0
-	for _, f := range v {
-		if f != 0 {
-			n++
-		}
-	}
-	s := sparse{idx: make([]uint16, 0, n), val: make([]float32, 0, n)}
-	for k, f := range v {
-		if f != 0 {
-			s.idx = append(s.idx, uint16(k))
-			s.val = append(s.val, f)
-		}
-	}
-	return s
 }
 
 // sumSq returns Σ v², bucket ascending: Cosine64's ‖v‖².
@@ -169,13 +226,18 @@ func rankByFrequency(df *[textembed.Dims]int) *bucketRank {
 }
 
 // newTextIndex returns an empty index in the bucket order rank, for
-// queries whose floor is at least floor (> 0).
-func newTextIndex(rank *bucketRank, floor float64) *textIndex {
+// queries whose floor is at least floor (> 0), with a pattern index of
+// levels up to top (a power of two, at most maxTop; rounded down).
+func newTextIndex(rank *bucketRank, floor float64, top int) *textIndex {
 	if !(floor > prefixMargin) {
 		panic("dedup: a text index needs a positive floor")
 	}
 	tau := floor - prefixMargin
-	return &textIndex{rank: rank, tau: tau, tau2: float64(tau * tau), floor: floor}
+	t := 1
+	for t*2 <= min(top, maxTop) {
+		t *= 2
+	}
+	return &textIndex{rank: rank, tau: tau, tau2: float64(tau * tau), floor: floor, top: t}
 }
 
 // comp is a component's rank and square, as cut sorts them.
@@ -184,11 +246,11 @@ type comp struct {
 	sq   float64
 }
 
-// cut returns v's components by rank, and the lengths of its P¹ and P²
-// (see the type's doc); p2 is 0 when v has no P² of at most
-// maxPairPrefix buckets. ss is v's Σ v², which is not 0. The slice is
-// scratch, valid until the next call.
-func (x *textIndex) cut(v sparse, ss float64) (cs []comp, p1, p2 int) {
+// cut returns v's components by rank, and the lengths of its prefixes
+// (see the type's doc): lens[1] of P¹, lens[l] of Pˡ for each l up to
+// the row's level, 0 above it. ss is v's Σ v², which is not 0. The slice
+// is scratch, valid until the next call.
+func (x *textIndex) cut(v sparse, ss float64) (cs []comp, lens [maxLevel + 1]int) {
 	cs = x.comps[:0]
 	for k, b := range v.idx {
 		c := float64(v.val[k])
@@ -208,19 +270,45 @@ func (x *textIndex) cut(v sparse, ss float64) (cs []comp, p1, p2 int) {
 	for p := len(cs) - 1; p >= 0; p-- {
 		tails[p] = tails[p+1] + cs[p].sq
 	}
-	p1 = len(cs)
+	p1 := len(cs)
 	for p1 > 0 && tails[p1-1] < limit {
 		p1--
 	}
 	// P¹ is cs[:p1]: the first p with T < limit, T falling as p grows.
-	var most float64
-	for p := 1; p <= min(len(cs), maxPairPrefix); p++ {
-		most = max(most, cs[p-1].sq)
-		if tails[p]+most < limit {
-			return cs, p1, p
+	lens[1] = p1
+	for l := 2; l <= maxLevel; l++ {
+		// Pˡ is cs[:p] for the first p with T_{p+1} plus the l−1 largest
+		// squares of cs[:p] below the limit.
+		var top [maxLevel - 1]float64 // descending
+		for p := 1; p <= min(len(cs), maxPrefix[l]); p++ {
+			sq := cs[p-1].sq
+			var most float64
+			for j := range l - 1 {
+				if sq > top[j] {
+					top[j], sq = sq, top[j]
+				}
+				most += top[j]
+			}
+			if tails[p]+most < limit {
+				lens[l] = p
+				break
+			}
+		}
+		if lens[l] == 0 {
+			break // Pˡ⁺¹ is no shorter, and maxPrefix no longer
 		}
 	}
-	return cs, p1, 0
+	return cs, lens
+}
+
+// levelOf returns the level of a row whose prefixes have lengths lens: the
+// most l with a Pˡ.
+func levelOf(lens *[maxLevel + 1]int) int {
+	l := maxLevel
+	for lens[l] == 0 {
+		l--
+	}
+	return l
 }
 
 // add appends the engine row global with text vector v.
@@ -231,27 +319,25 @@ func (x *textIndex) add(global int, v sparse) {
 	x.rows = append(x.rows, v)
 	x.sumSq = append(x.sumSq, ss)
 	x.seen = append(x.seen, 0)
+	x.hits = append(x.hits, 0)
+	x.class = append(x.class, 0)
 	x.shapes = append(x.shapes, shapeOf(v, ss))
 	if ss == 0 {
 		return // cosine 0 with everything: never a match
 	}
-	cs, p1, p2 := x.cut(v, ss)
-	for _, c := range cs[:p1] {
-		x.every[c.rank] = append(x.every[c.rank], r)
-		if p2 == 0 {
-			x.lone[c.rank] = append(x.lone[c.rank], r)
+	if k, c := patternLevel(v, ss, x.tau, x.top); k > 0 {
+		x.class[r] = uint8(c)
+		for l := k; l <= x.top; l *= 2 {
+			patternKeys(v, l, tableAtOrBelow, &x.hs, func(key uint64) { x.pat.add(key, r) })
 		}
+		patternKeys(v, k, tableExactly, &x.hs, func(key uint64) { x.pat.add(key, r) })
+	} else {
+		cs, lens := x.cut(v, ss)
+		x.inel.add(r, cs, &lens)
 	}
-	if p2 > 0 {
-		if x.pairs == nil {
-			x.pairs = make([][]int32, textembed.Dims*textembed.Dims)
-		}
-		for i, a := range cs[:p2] {
-			for _, b := range cs[i+1 : p2] {
-				k := pairKey(a.rank, b.rank)
-				x.pairs[k] = append(x.pairs[k], r)
-			}
-		}
+	if x.all != nil {
+		cs, lens := x.cut(v, ss)
+		x.all.add(r, cs, &lens)
 	}
 }
 
@@ -337,37 +423,63 @@ func (x *textIndex) best(q sparse, floor float64) match {
 		x.query = 1
 	}
 	qs := shapeOf(q, sq)
+	check := func(r int32) {
+		if x.cannot(&qs, r) {
+			return
+		}
+		if cos := cosine(dot(q, x.rows[r]), sq, x.sumSq[r]); cos >= floor {
+			best = better(best, match{x.global[r], cos})
+		}
+	}
 	meet := func(list []int32) {
 		for _, r := range list {
-			if x.seen[r] == x.query {
-				continue
-			}
-			x.seen[r] = x.query
-			if x.cannot(&qs, r) {
-				continue
-			}
-			if cos := cosine(dot(q, x.rows[r]), sq, x.sumSq[r]); cos >= floor {
-				best = better(best, match{x.global[r], cos})
+			if x.seen[r] != x.query {
+				x.seen[r] = x.query
+				check(r)
 			}
 		}
 	}
-	cs, p1, p2 := x.cut(q, sq)
-	if p2 == 0 {
-		for _, c := range cs[:p1] {
-			meet(x.every[c.rank])
+	k, c := patternLevel(q, sq, x.tau, x.top)
+	if k == 0 {
+		// Outside the pattern index: every row through its prefixes.
+		if x.all == nil {
+			x.all = new(prefixIndex)
+			for r, v := range x.rows {
+				if x.sumSq[r] != 0 {
+					cs, lens := x.cut(v, x.sumSq[r])
+					x.all.add(int32(r), cs, &lens)
+				}
+			}
 		}
+		cs, lens := x.cut(q, sq)
+		x.all.walk(cs, &lens, meet)
 		return best
 	}
-	for _, c := range cs[:p1] {
-		meet(x.lone[c.rank])
+	hit := func(r int32) {
+		if x.seen[r] != x.query {
+			x.seen[r] = x.query
+			x.hits[r] = 0
+			x.touch = append(x.touch, r)
+		}
+		x.hits[r]++
 	}
-	if x.pairs != nil {
-		for i, a := range cs[:p2] {
-			for _, b := range cs[i+1 : p2] {
-				meet(x.pairs[pairKey(a.rank, b.rank)])
+	// Lemma 4: a row meets the query only if they share at least
+	// n − max(c_q, c_r) + 1 keys at the level.
+	level := func(l, table int) {
+		x.touch = x.touch[:0]
+		n := patternKeys(q, l, table, &x.hs, func(key uint64) { x.pat.each(key, hit) })
+		for _, r := range x.touch {
+			if int(x.hits[r]) >= n-max(c, int(x.class[r]))+1 {
+				check(r)
 			}
 		}
 	}
+	level(k, tableAtOrBelow)
+	for l := 2 * k; l <= x.top; l *= 2 {
+		level(l, tableExactly)
+	}
+	cs, lens := x.cut(q, sq)
+	x.inel.walk(cs, &lens, meet)
 	return best
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,24 @@ import (
 	"github.com/bardo-golem/bardo/similarity"
 	"github.com/bardo-golem/bardo/textembed"
 )
+
+// sparseOf returns the non-zero components of v.
+func sparseOf(v []float32) sparse {
+	n := 0
+	for _, f := range v {
+		if f != 0 {
+			n++
+		}
+	}
+	s := sparse{idx: make([]uint16, 0, n), val: make([]float32, 0, n)}
+	for k, f := range v {
+		if f != 0 {
+			s.idx = append(s.idx, uint16(k))
+			s.val = append(s.val, f)
+		}
+	}
+	return s
+}
 
 // plantedText returns 512-dim vectors with exact cosines to base: the
 // integer vectors of inherit's tests (9,3,3,1 is 9/10 to (1), …) laid on
@@ -47,6 +66,49 @@ func plantedText(r *rand.Rand, base int) [][]float32 {
 			}
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// patternEdge returns vectors at the edge of the pattern bound
+// (textpattern.go): a base of one heavy component (weight h) and light
+// ones (±1), so that its class is high, and variants that drop, add or
+// flip light buckets — as many as the bound allows and around it — so
+// that many cosines fall just above and below 0.90 and 0.95 with the
+// most differing buckets a match can have.
+func patternEdge(r *rand.Rand) [][]float32 {
+	h := float32(2 + r.IntN(7))
+	light := 4 + r.IntN(40)
+	base := make([]float32, textembed.Dims)
+	base[r.IntN(textembed.Dims)] = h
+	free := func(v []float32) int {
+		for {
+			if k := r.IntN(textembed.Dims); v[k] == 0 {
+				return k
+			}
+		}
+	}
+	for range light {
+		base[free(base)] = float32(1 - 2*r.IntN(2))
+	}
+	out := [][]float32{base}
+	for range 12 {
+		v := slices.Clone(base)
+		changes := r.IntN(1 + light/2)
+		for range changes {
+			k := r.IntN(textembed.Dims)
+			switch {
+			case v[k] == 1 || v[k] == -1:
+				if r.IntN(3) == 0 {
+					v[k] = -v[k]
+				} else {
+					v[k] = 0
+				}
+			case v[k] == 0:
+				v[k] = float32(1 - 2*r.IntN(2))
+			}
+		}
+		out = append(out, v)
 	}
 	return out
 }
@@ -105,6 +167,9 @@ func TestTextIndexIsExact(t *testing.T) {
 		for range 6 {
 			vecs = append(vecs, plantedText(r, r.IntN(textembed.Dims))...)
 		}
+		for range 10 {
+			vecs = append(vecs, patternEdge(r)...)
+		}
 		vecs = append(vecs, make([]float32, textembed.Dims), textembed.Embed("?!"))
 		r.Shuffle(len(vecs), func(i, j int) { vecs[i], vecs[j] = vecs[j], vecs[i] })
 
@@ -130,27 +195,29 @@ func TestTextIndexIsExact(t *testing.T) {
 		}
 		for name, rank := range map[string]*bucketRank{"frequency": rankByFrequency(&df), "bucket": rankByFrequency(&byBucket), "random": rankByFrequency(&random)} {
 			for _, floor := range []float64{SameAsFrom, SkipAbove, 0.5} {
-				x := newTextIndex(rank, min(floor, SameAsFrom))
-				var rows, global []int
-				found := 0
-				for i, v := range vecs {
-					q := sparseOf(v)
-					got := x.best(q, floor)
-					want := bruteBest(cos, rows, global, i, floor)
-					if got != want {
-						t.Fatalf("seed %d, %s order, floor %v, query %d: index %+v, brute force %+v", seed, name, floor, i, got, want)
+				for _, top := range []int{1, 8, maxTop} { // top 1: most rows through prefixes
+					x := newTextIndex(rank, min(floor, SameAsFrom), top)
+					var rows, global []int
+					found := 0
+					for i, v := range vecs {
+						q := sparseOf(v)
+						got := x.best(q, floor)
+						want := bruteBest(cos, rows, global, i, floor)
+						if got != want {
+							t.Fatalf("seed %d, %s order, floor %v, top %d, query %d: index %+v, brute force %+v", seed, name, floor, top, i, got, want)
+						}
+						if got.idx >= 0 {
+							found++
+						}
+						if r.IntN(4) != 0 { // admitted: later queries meet it
+							g := 3*i + 1 // engine rows are not text rows
+							x.add(g, q)
+							rows, global = append(rows, i), append(global, g)
+						}
 					}
-					if got.idx >= 0 {
-						found++
+					if found < len(vecs)/40 {
+						t.Errorf("seed %d, %s order, floor %v: only %d of %d queries matched: the test plants too little", seed, name, floor, found, len(vecs))
 					}
-					if r.IntN(4) != 0 { // admitted: later queries meet it
-						g := 3*i + 1 // engine rows are not text rows
-						x.add(g, q)
-						rows, global = append(rows, i), append(global, g)
-					}
-				}
-				if found < len(vecs)/40 {
-					t.Errorf("seed %d, %s order, floor %v: only %d of %d queries matched: the test plants too little", seed, name, floor, found, len(vecs))
 				}
 			}
 		}
@@ -158,8 +225,8 @@ func TestTextIndexIsExact(t *testing.T) {
 }
 
 // TestTextPrefixIsShort: the prefixes of a Golem's texts hold a few of
-// their buckets, the rare ones, and most rows are pair rows: what makes the
-// index fast.
+// their buckets, the rare ones, and most rows are of the top level,
+// listed under triples: what makes the index fast.
 func TestTextPrefixIsShort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	var vecs []sparse
@@ -173,20 +240,21 @@ func TestTextPrefixIsShort(t *testing.T) {
 			df[k]++
 		}
 	}
-	x := newTextIndex(rankByFrequency(&df), SameAsFrom)
+	x := newTextIndex(rankByFrequency(&df), SameAsFrom, maxTop)
+	indexed, low := 0, 0
 	for i, v := range vecs {
 		x.add(i, v)
-	}
-	indexed, lone := 0, 0
-	for k := range x.every {
-		indexed += len(x.every[k])
-		lone += len(x.lone[k])
+		_, lens := x.cut(v, v.sumSq())
+		indexed += lens[1]
+		if levelOf(&lens) < maxLevel {
+			low++
+		}
 	}
 	if indexed*2 > total {
 		t.Errorf("the index holds %d of %d components: prefixes should be well under half", indexed, total)
 	}
-	if lone*4 > indexed {
-		t.Errorf("%d of %d prefix buckets are of lone rows: most rows should be pair rows", lone, indexed)
+	if low*10 > len(vecs) {
+		t.Errorf("%d of %d rows are below level %d: most should be listed under triples", low, len(vecs), maxLevel)
 	}
 }
 
@@ -221,8 +289,14 @@ func TestReviewTextIsBruteForce(t *testing.T) {
 				id = fmt.Sprintf("n%03d", 300+r.IntN(i-299)) // maybe taken earlier
 			}
 			c := texts[i]
-			if r.IntN(15) == 0 {
+			switch r.IntN(15) {
+			case 0:
 				c = texts[r.IntN(i)] // identical to an earlier row
+			case 1:
+				// A word repeated: one heavy bucket, a high class
+				// (textpattern.go), near copies around it.
+				w := strings.Fields(texts[r.IntN(i)])
+				c = strings.Repeat(w[0]+" ", 2+r.IntN(12)) + strings.Join(w[1:], " ")
 			}
 			incoming = append(incoming, Incoming{ID: id, Content: c, Polarity: pol()})
 		}

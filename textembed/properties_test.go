@@ -111,6 +111,37 @@ func TestEmbedMatchesReference(t *testing.T) {
 	}
 }
 
+// TestEmbedSparseMatchesReference: EmbedSparse is the reference's
+// non-zero components, bucket ascending, the same float32 bits.
+func TestEmbedSparseMatchesReference(t *testing.T) {
+	for _, text := range corpus() {
+		checkSparse(t, text)
+	}
+}
+
+func checkSparse(t *testing.T, text string) {
+	t.Helper()
+	var wantIdx []uint16
+	var wantVal []float32
+	for i, f := range refEmbed(text) {
+		if f != 0 {
+			wantIdx, wantVal = append(wantIdx, uint16(i)), append(wantVal, f)
+		}
+	}
+	idx, val := textembed.EmbedSparse(text)
+	if d := cmp.Diff(wantIdx, idx, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("EmbedSparse(%q) buckets (-reference +got):\n%s", text, d)
+	}
+	if len(val) != len(wantVal) {
+		t.Fatalf("EmbedSparse(%q) has %d values, want %d", text, len(val), len(wantVal))
+	}
+	for k := range val {
+		if math.Float32bits(val[k]) != math.Float32bits(wantVal[k]) {
+			t.Errorf("EmbedSparse(%q)[%d] = %v, reference %v", text, idx[k], val[k], wantVal[k])
+		}
+	}
+}
+
 func TestEmbedEquivalentTexts(t *testing.T) {
 	tests := []struct{ name, a, b string }{
 		{"separators are interchangeable", "gas spikes", "gas\t--\u00a0spikes\n"},
@@ -142,6 +173,7 @@ func FuzzEmbed(f *testing.F) {
 		if d := diffVec(refEmbed(text), got); d != "" {
 			t.Errorf("Embed(%q) (-reference +got):\n%s", text, d)
 		}
+		checkSparse(t, text)
 		if d := cmp.Diff(refWords(text), textembed.Words(text), cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("Words(%q) (-reference +got):\n%s", text, d)
 		}

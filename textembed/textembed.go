@@ -37,6 +37,18 @@ func Words(text string) []string {
 
 // Embed returns the bardo-text/v1 vector of text.
 func Embed(text string) []float32 {
+	out := make([]float32, Dims)
+	idx, val := EmbedSparse(text)
+	for k, i := range idx {
+		out[i] = val[k]
+	}
+	return out
+}
+
+// EmbedSparse returns the non-zero components of Embed(text), bucket
+// ascending: the same float32 values without the zeros, for a caller that
+// holds many vectors (a text has a few dozen non-zero buckets of 512).
+func EmbedSparse(text string) (idx []uint16, val []float32) {
 	var acc [Dims]float64
 	words := Words(text)
 	for i, w := range words {
@@ -48,18 +60,25 @@ func Embed(text string) []float32 {
 		}
 	}
 	var sum float64
+	n := 0
 	for _, x := range acc {
 		sum += float64(x * x)
+		if x != 0 {
+			n++
+		}
 	}
-	out := make([]float32, Dims)
 	if sum == 0 {
-		return out
+		return nil, nil
 	}
 	norm := math.Sqrt(sum)
+	idx, val = make([]uint16, 0, n), make([]float32, 0, n)
 	for i, x := range acc {
-		out[i] = float32(x / norm)
+		if f := float32(x / norm); f != 0 {
+			idx = append(idx, uint16(i))
+			val = append(val, f)
+		}
 	}
-	return out
+	return idx, val
 }
 
 func add(acc *[Dims]float64, h uint64) {
