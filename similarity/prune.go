@@ -79,26 +79,9 @@ func (sr *search) maxThroughIndex(margin float64) {
 	var t []float32
 	var ldt int
 	for a := 0; a < sr.nq; a += indexBatch {
-		ids := identity(min(indexBatch, sr.nq-a))
-		for i := range ids {
-			ids[i] += a
-		}
+		ids := batchIDs(a, min(indexBatch, sr.nq-a))
 		t, ldt = sr.centroidScores(ids, t)
-
-		// Each query's nearest leaf.
-		lists := make([][]int, c)
-		nearest := make([]int, len(ids))
-		for i, q := range ids {
-			row := t[i*ldt : i*ldt+c]
-			arg := 0
-			for j, x := range row {
-				if x > row[arg] {
-					arg = j
-				}
-			}
-			nearest[i] = arg
-			lists[arg] = append(lists[arg], q)
-		}
+		lists, nearest := nearestLeaves(t, ldt, c, ids)
 		sr.visits(ix.visitsOf(lists, nil))
 
 		// Every other leaf that may hold a cosine as large as the best so far.
@@ -164,4 +147,33 @@ func (ix *clusterIndex) visitsOf(lists [][]int, zero []int) []visit {
 		vs = append(vs, visit{lo: ix.zeroLo, hi: ix.n, ids: zero})
 	}
 	return vs
+}
+
+// batchIDs returns the query positions a, a+1, …, a+n−1.
+func batchIDs(a, n int) []int {
+	ids := identity(n)
+	for i := range ids {
+		ids[i] += a
+	}
+	return ids
+}
+
+// nearestLeaves returns each query's nearest leaf (the first of the
+// highest centroid scores; query ids[i]'s c scores are t[i*ldt:]) and, by
+// leaf, the queries it is nearest to.
+func nearestLeaves(t []float32, ldt, c int, ids []int) (lists [][]int, nearest []int) {
+	lists = make([][]int, c)
+	nearest = make([]int, len(ids))
+	for i, q := range ids {
+		row := t[i*ldt : i*ldt+c]
+		arg := 0
+		for j, x := range row {
+			if x > row[arg] {
+				arg = j
+			}
+		}
+		nearest[i] = arg
+		lists[arg] = append(lists[arg], q)
+	}
+	return lists, nearest
 }

@@ -99,26 +99,9 @@ func (s *Set) bestThroughIndexQuantized(k *kernel, lay *layout, queries [][]floa
 	var t []float32
 	var ldt int
 	for a := 0; a < nq; a += quantIndexBatch {
-		ids := identity(min(quantIndexBatch, nq-a))
-		for i := range ids {
-			ids[i] += a
-		}
+		ids := batchIDs(a, min(quantIndexBatch, nq-a))
 		t, ldt = sr.centroidScores(ids, t)
-
-		// Each query's nearest leaf.
-		lists := make([][]int, c)
-		nearest := make([]int, len(ids))
-		for i, q := range ids {
-			row := t[i*ldt : i*ldt+c]
-			arg := 0
-			for j, x := range row {
-				if x > row[arg] {
-					arg = j
-				}
-			}
-			nearest[i] = arg
-			lists[arg] = append(lists[arg], q)
-		}
+		lists, nearest := nearestLeaves(t, ldt, c, ids)
 		is.visits(ix.visitsOf(lists, nil))
 
 		// Every other leaf that may hold a cosine as large as the best
