@@ -254,12 +254,21 @@ const readAheadRuns = 4
 // ingestBatch, so that decoding the export and writing the store overlap:
 // on two cores an ingest takes the longer of the two, not their sum. The
 // channel is closed after the run carrying the export's ending error, or
-// once stop is closed.
+// once stop is closed: at most one run more than the buffered ones, the
+// one that was waiting for room when stop closed, arrives after it.
 func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
 	out := make(chan decoded, readAheadRuns)
 	go func() {
 		defer close(out)
 		for {
+			// A stop already seen wins over a free slot: select picks at
+			// random among ready cases, so without this check every run
+			// the consumer frees room for after stop could still be sent.
+			select {
+			case <-stop:
+				return
+			default:
+			}
 			d := decoded{recs: make([]grimoire.Record, 0, ingestBatch)}
 			for d.err == nil && len(d.recs) < ingestBatch {
 				var rec grimoire.Record

@@ -224,8 +224,11 @@ func TestReadAheadStops(t *testing.T) {
 	for range runs {
 		n++
 	}
-	if n > readAheadRuns {
-		t.Errorf("%d runs after stop, want at most the %d buffered", n, readAheadRuns)
+	// The buffered runs, and the one that may have been waiting for room
+	// when stop closed (select chooses at random between a free slot and
+	// the closed stop).
+	if n > readAheadRuns+1 {
+		t.Errorf("%d runs after stop, want at most the %d buffered and the one in flight", n, readAheadRuns)
 	}
 	if _, err := r.Next(); err != nil { // the reader is the caller's again, mid-export
 		t.Errorf("reading on after stop: %v, want the next record", err)
