@@ -108,9 +108,11 @@ func ManualDigest(exportDigest string, picks []string) string {
 // (emotional tag, parent episodes) or store state; the causal edges whose
 // two ends are both picked and that qualify (EdgeQualifies); no
 // documents. A picked id the export does not hold, or a quarantined
-// entry, is a *PickError and nothing is offered. Memory grows with the
-// picks, not with the export. Other errors are the reader's.
-func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (*Offering, error) {
+// entry, is a *PickError and nothing is offered. The deposit's digest is
+// ManualDigest of the export's content digest, taken as it is read (the
+// export is read once). Memory grows with the picks, not with the export.
+// Other errors are the reader's.
+func FromExportPicked(r *grimoire.Reader, picks []string) (*Offering, error) {
 	ids := slices.Clone(picks)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -122,7 +124,7 @@ func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (
 		want[id] = true
 	}
 	h := r.Header()
-	src := &Offering{Channel: ChannelManual, Digest: ManualDigest(exportDigest, ids), Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
+	src := &Offering{Channel: ChannelManual, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
 	model := ""
 	if h.Embedding != nil {
 		model = h.Embedding.Model
@@ -169,5 +171,10 @@ func FromExportPicked(r *grimoire.Reader, exportDigest string, picks []string) (
 		slices.Sort(pe.Quarantined)
 		return nil, pe
 	}
+	exportDigest, err := r.ContentDigest()
+	if err != nil {
+		return nil, err
+	}
+	src.Digest = ManualDigest(exportDigest, ids)
 	return src, nil
 }

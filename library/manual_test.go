@@ -27,7 +27,7 @@ func picked(t *testing.T, picks ...string) (*library.Offering, error) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	return library.FromExportPicked(r, "sha256:export", picks)
+	return library.FromExportPicked(r, picks)
 }
 
 // TestManualPullSelection: exactly the picked entries, whatever their
@@ -54,7 +54,7 @@ func TestManualPullSelection(t *testing.T) {
 	if src.Channel != library.ChannelManual || src.Playbook != nil || src.Offered != 10 || src.LeftOut != 6 || src.EdgesLeftOut != 2 {
 		t.Errorf("source %+v", src)
 	}
-	if src.Digest != library.ManualDigest("sha256:export", []string{"d-dream", "t-at-06", "t-below-01", "t-high"}) {
+	if src.Digest != library.ManualDigest(manualExportDigest(t), []string{"d-dream", "t-at-06", "t-below-01", "t-high"}) {
 		t.Errorf("digest %s is not the manual digest of the sorted, distinct picks", src.Digest)
 	}
 	dep, err := library.PlanDeposit(src, nil, library.DepositOptions{Now: now})
@@ -142,4 +142,19 @@ func TestManualEquipConfidence(t *testing.T) {
 	if c := eq.Choices[0]; !near(c.Arrival, 0.25*0.85) || c.Hops != 2 || c.Multiplier != library.MultiplierOther {
 		t.Errorf("equipped at %v, %d hops, multiplier %v; want %v, 2, 0.5", c.Arrival, c.Hops, c.Multiplier, 0.25*0.85)
 	}
+}
+
+// manualExportDigest is testdata/manual.jsonl's content digest.
+func manualExportDigest(t *testing.T) string {
+	t.Helper()
+	f, err := os.Open("testdata/manual.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := grimoire.ContentDigest(f, "manual.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

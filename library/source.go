@@ -129,9 +129,9 @@ func FromBundle(b *bundle.Bundle, digest, channel string) (*Offering, error) {
 // left out are counted, never kept, so memory grows only with what is
 // deposited. Errors are the reader's (grimoire.ErrMalformed for a bad
 // export).
-func FromExport(r *grimoire.Reader, digest string) (*Offering, error) {
+func FromExport(r *grimoire.Reader) (*Offering, error) {
 	h := r.Header()
-	src := &Offering{Channel: ChannelLive, Digest: digest, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
+	src := &Offering{Channel: ChannelLive, Kind: KindExport, GolemID: h.GolemID, Generation: h.Generation}
 	model := ""
 	if h.Embedding != nil {
 		model = h.Embedding.Model
@@ -139,6 +139,11 @@ func FromExport(r *grimoire.Reader, digest string) (*Offering, error) {
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
+			// The idempotency key, grimoire.ContentDigest, taken as the
+			// export was read: it is read once.
+			if src.Digest, err = r.ContentDigest(); err != nil {
+				return nil, err
+			}
 			return src, nil
 		}
 		if err != nil {

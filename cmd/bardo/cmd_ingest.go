@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -178,18 +177,4 @@ func ingestRows(res ingestResult) [][]string {
 		)
 	}
 	return rows
-}
-
-// exportDigest is the export's content digest (grimoire.ContentDigest):
-// compression and file name never make an export new. f is left at its
-// start.
-func exportDigest(f io.ReadSeeker, name string) (string, error) {
-	digest, err := grimoire.ContentDigest(f, name)
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	return digest, nil
 }

@@ -38,13 +38,9 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 	}
 	if kind == kindBundle {
 		// A bundle that is not sound is never deposited.
-		b, err := bundle.DecodeChecked(f, name)
+		b, digest, err := bundle.DecodeCheckedDigest(f, name)
 		if err != nil {
 			return nil, "", asInputError(f.Name(), err)
-		}
-		digest, err := b.Digest()
-		if err != nil {
-			return nil, "", err
 		}
 		src, err := library.FromBundle(b, digest, o.Channel)
 		if err != nil {
@@ -52,10 +48,6 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		}
 		o.bundle = b
 		return src, kind, nil
-	}
-	digest, err := exportDigest(f, f.Name())
-	if err != nil {
-		return nil, "", explainKind(o.Source, filekind.Export, asInputError(f.Name(), err))
 	}
 	r, err := grimoire.NewReader(f, g.readOptions(name, o.Strict))
 	if err != nil {
@@ -68,12 +60,12 @@ func readDepositSource(c *cobra.Command, g *globals, o *libraryDepositOptions) (
 		if err != nil {
 			return nil, "", err
 		}
-		if src, err = library.FromExportPicked(r, digest, picks); err != nil {
+		if src, err = library.FromExportPicked(r, picks); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", name, err)
 		}
 		return src, kind, nil
 	}
-	if src, err = library.FromExport(r, digest); err != nil {
+	if src, err = library.FromExport(r); err != nil {
 		return nil, "", err
 	}
 	return src, kind, nil
