@@ -298,6 +298,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 		return err
 	}
 	in.opts.Trust = in.arrival()
+	holdStoreMemory(in.o.Store.Path)
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)

@@ -258,6 +258,7 @@ func (d *depositRun) into(ctx context.Context) error {
 			return d.render(d.alreadyDeposited(), nil)
 		}
 	}
+	holdStoreMemory(d.o.Library.Path)
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)

@@ -146,6 +146,7 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	if err != nil {
 		return err
 	}
+	holdStoreMemory(o.Store.Path)
 	existing, err := succ.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", o.Store.Path, err)
