@@ -43,15 +43,22 @@
 // the threshold search, only matches at SameAsFrom or above). Rows met
 // through bardo-text/v1 are held sparse (their non-zero components,
 // textembed.EmbedSparse) and found through an exact index (textindex.go,
-// textpattern.go): a row whose cosine reaches SameAsFrom differs from the
-// query in fewer buckets than a bound set by the two vectors' least
-// weights, so it has the same signs in most groups of buckets, and shares
-// most of the query's group keys (lemmas 3 and 4); rows outside that
-// bound are found through their rare prefix buckets (lemmas 1 and 2). A
-// bitmap bound skips most remaining candidates; every other candidate is
-// compared exactly, and the cosines are the same bits as Cosine64's: the
-// verdicts are those of a comparison with every row. On a Golem's
-// templated texts the rows met are still a share of the rows (phrases
-// shared by many texts share groups of buckets): fewer, but growing with
-// the square of the rows.
+// textpattern.go, textsearch.go): a row whose cosine reaches SameAsFrom
+// differs from the query in fewer buckets than a bound set by the two
+// vectors' least weights, so it has the same signs in most groups of
+// buckets, and shares most of the query's group keys (lemmas 3 and 4),
+// which the query finds by walking only its shortest lists (pigeonhole);
+// rows outside that bound are found through their rare prefix buckets
+// (lemmas 1 and 2). A sketch of each row's groups skips most remaining
+// candidates, the floor rises to the best found so far, and every other
+// candidate is compared exactly: the cosines are the same bits as
+// Cosine64's, and the verdicts those of a comparison with every row.
+// The search against rows already indexed runs ahead, a batch of
+// candidates at once on several goroutines (ahead.go); each candidate
+// then meets the batch's own admitted rows at its turn, so the verdicts do
+// not depend on the goroutines. On a Golem's templated texts the rows
+// met grow a little faster than the rows (its near copies do):
+// BenchmarkReviewText gives 10k, 40k and 120k text-only rows in 0.25 s,
+// 1.0 s and 3.1 s on a 2-core machine, where every pair was compared
+// before (49 s for 120k).
 package dedup

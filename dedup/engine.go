@@ -99,6 +99,8 @@ type engine struct {
 	textTop      int                  // the text indexes' top level: the highest of the candidates'
 	queries      map[group]bool       // the groups of the candidates
 	needText     map[group]bool       // cache of needsText
+	workers      int                  // goroutines of a look-ahead (ahead.go); 0: none
+	ahead        lookAhead
 }
 
 // planSet holds the model vectors of the candidates of one group, so that
@@ -166,8 +168,10 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 		}
 	}
 	e.textTop = 1
+	texting := 0
 	for _, c := range cands {
 		if e.needsText(group{c.key, c.pol}) {
+			texting++
 			v := c.textVector()
 			count(v)
 			if ss := v.sumSq(); ss != 0 {
@@ -176,6 +180,7 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 			}
 		}
 	}
+	e.workers = aheadWorkers(texting)
 	// One bucket order for every text index, fixed before the first row.
 	e.rank = rankByFrequency(&df)
 	for _, t := range texts {
@@ -232,6 +237,7 @@ func (e *engine) addText(r int, g group, text sparse) {
 	ix := e.text[g]
 	if ix == nil {
 		ix = newTextIndex(e.rank, SameAsFrom, e.textTop)
+		ix.group = g
 		e.text[g] = ix
 	}
 	ix.add(r, text)
@@ -321,14 +327,8 @@ func (e *engine) status(r int) string { return e.statuses[r] }
 // others.
 func (e *engine) best(i int) match {
 	c := e.cands[i]
-	best := match{idx: -1}
-	if c.content != "" {
-		if r, ok := e.exact[c.pol+"\x00"+c.content]; ok {
-			best = match{r, 1}
-		}
-	}
+	best := e.known(i)
 	if c.key != (spaceKey{}) {
-		best = better(best, e.existingBest[i])
 		if ps := e.plan[group{c.key, c.pol}]; ps != nil && ps.admitted > 0 {
 			for _, m := range ps.set.Within(c.vec, SameAsFrom) {
 				if r := ps.rows[m.Index]; r >= 0 {
@@ -337,12 +337,21 @@ func (e *engine) best(i int) match {
 			}
 		}
 	}
-	// better is a total order on (cosine, row), so the order in which the
-	// groups are visited does not matter.
-	for g, ix := range e.text {
-		if g.pol == c.pol && (c.key == (spaceKey{}) || g.key != c.key) && ix.len() > 0 {
-			best = better(best, ix.best(c.textVector(), SameAsFrom))
+	return better(best, e.textBest(i, max(SameAsFrom, best.cos)))
+}
+
+// known returns what candidate i is known to match before a search: the
+// row of its content, and its best store row of its model group.
+func (e *engine) known(i int) match {
+	c := e.cands[i]
+	best := match{idx: -1}
+	if c.content != "" {
+		if r, ok := e.exact[c.pol+"\x00"+c.content]; ok {
+			best = match{r, 1}
 		}
+	}
+	if c.key != (spaceKey{}) {
+		best = better(best, e.existingBest[i])
 	}
 	return best
 }

@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/bardo-golem/bardo/textembed"
@@ -55,11 +54,10 @@ import (
 //
 // # Exactness
 //
-// A candidate is first put to cannot, a bound on its cosine from bitmaps
-// of the two vectors' buckets by sign and weight (no false negatives: it
-// only skips a row whose cosine is certainly below τ). Its cosine is then
-// computed as similarity.Cosine64 computes
-// it: the float64 products of the float32 components, float64(a·b), summed
+// A candidate is first put to the sketch filter (lemma 4 at a split of 32
+// groups, textpattern.go: no false negatives, it only skips a row whose
+// cosine is certainly below the floor). Its cosine is then computed as
+// similarity.Cosine64 computes it: the float64 products of the float32 components, float64(a·b), summed
 // in increasing bucket order (Cosine64 adds zero products besides, which
 // cannot change a non-zero sum), Σ x² the same way, then
 // dot / sqrt(‖a‖²·‖b‖²), clamped. The cosines are the same bits as
@@ -70,26 +68,22 @@ import (
 // reaches the floor has a true cosine above τ, so the lemmas hold for the
 // cosines as computed.
 type textIndex struct {
-	rank   *bucketRank
-	tau2   float64 // τ²: prefixes are cut for cosines of at least τ
-	floor  float64 // the least floor best is asked for
-	top    int     // the highest level of the pattern index
-	pat    patternTable
-	inel   prefixIndex  // the rows outside the pattern index
-	all    *prefixIndex // every row, for a query outside the pattern index; nil until the first
-	rows   []sparse     // text row → vector
-	sumSq  []float64    // Σ v², bucket ascending, per text row
-	shapes []shape      // text row → its shape, for cannot
-	tau    float64
-	global []int // text row → engine row
+	rank  *bucketRank
+	tau2  float64 // τ²: prefixes are cut for cosines of at least τ
+	floor float64 // the least floor best is asked for
+	top   int     // the highest level of the pattern index
+	pat   patternTable
+	inel  prefixIndex  // the rows outside the pattern index
+	all   *prefixIndex // every row, for a query outside the pattern index; nil until the first
+	meta  []textRow    // text row → what a query reads of it first
+	comps []component  // every text row's components, row after row
+	tau   float64
 
-	seen  []uint32 // scratch of best: the query that last met a text row
-	hits  []uint16 // scratch of best: a row's keys in common with the query's, at one level
-	class []uint8  // text row → its class (textpattern.go); 0 outside the pattern index
-	touch []int32  // scratch of best: the rows hit at one level
-	query uint32
-	comps []comp                 // scratch of cut
-	hs    [textembed.Dims]uint64 // scratch of patternKeys
+	cutBuf []comp                 // scratch of cut
+	hs     [textembed.Dims]uint64 // scratch of groupHashes
+	hashes []uint64               // scratch of groupHashes
+	search textSearch             // scratch of best
+	group  group                  // the engine's group of its rows
 }
 
 // prefixIndex lists rows by their prefixes (lemmas 1 and 2).
@@ -134,28 +128,72 @@ var maxPrefix = [maxLevel + 1]int{1: math.MaxInt, 2: 24}
 // postings lists text rows by a key: the ranks of l buckets, ascending,
 // nine bits each.
 type postings struct {
-	at    map[uint64]int32 // key → its list in lists
+	at    keyTable
 	lists [][]int32
 }
 
 func (p *postings) add(key uint64, r int32) {
-	if p.at == nil {
-		p.at = make(map[uint64]int32)
-	}
-	i, ok := p.at[key]
-	if !ok {
-		i = int32(len(p.lists))
-		p.at[key] = i
+	l := p.at.index(key, len(p.lists))
+	if l == len(p.lists) {
 		p.lists = append(p.lists, nil)
 	}
-	p.lists[i] = append(p.lists[i], r)
+	p.lists[l] = append(p.lists[l], r)
 }
 
 func (p *postings) get(key uint64) []int32 {
-	if i, ok := p.at[key]; ok {
-		return p.lists[i]
+	if l, ok := p.at.find(key); ok {
+		return p.lists[l]
 	}
 	return nil
+}
+
+// keyTable maps 64-bit keys to indexes: open addressing with linear
+// probing, at most half full. A query looks up a few hundred keys, most
+// of them absent, where Go's map costs several times more per lookup.
+type keyTable struct {
+	keys []uint64 // slot → its key, power-of-two many
+	at   []int32  // slot → 1 + its index; 0: an empty slot
+	n    int
+}
+
+// slot returns the slot of key, or the empty slot where it would go.
+func (t *keyTable) slot(key uint64) int {
+	mask := len(t.keys) - 1
+	i := int(mix64(key)) & mask
+	for t.at[i] != 0 && t.keys[i] != key {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// find returns key's index.
+func (t *keyTable) find(key uint64) (int, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	i := t.slot(key)
+	return int(t.at[i]) - 1, t.at[i] != 0
+}
+
+// index returns key's index, giving it next when it has none.
+func (t *keyTable) index(key uint64, next int) int {
+	if 2*(t.n+1) > len(t.keys) {
+		old, oldAt := t.keys, t.at
+		size := max(64, 2*len(old))
+		t.keys, t.at = make([]uint64, size), make([]int32, size)
+		for j, at := range oldAt {
+			if at != 0 {
+				i := t.slot(old[j])
+				t.keys[i], t.at[i] = old[j], at
+			}
+		}
+	}
+	i := t.slot(key)
+	if t.at[i] == 0 {
+		t.keys[i], t.at[i] = key, int32(next+1)
+		t.n++
+	}
+	return int(t.at[i]) - 1
 }
 
 // eachKey calls f with the key of each l-subset of cs (rank ascending).
@@ -168,6 +206,10 @@ func eachKey(cs []comp, l int, key uint64, f func(uint64)) {
 		eachKey(cs[i+1:], l-1, key<<9|uint64(cs[i].rank), f)
 	}
 }
+
+// extraLists is how many lists beyond the fewest that lemma 4 needs a
+// query walks: each one more raises the hits a row needs by one.
+const extraLists = 1
 
 // prefixMargin is how far below the floor the prefixes are cut.
 const prefixMargin = 1e-9
@@ -251,18 +293,23 @@ type comp struct {
 // the row's level, 0 above it. ss is v's Σ v², which is not 0. The slice
 // is scratch, valid until the next call.
 func (x *textIndex) cut(v sparse, ss float64) (cs []comp, lens [maxLevel + 1]int) {
-	cs = x.comps[:0]
+	return x.cutInto(&x.cutBuf, v, ss)
+}
+
+// cutInto is cut with the scratch buf.
+func (x *textIndex) cutInto(buf *[]comp, v sparse, ss float64) (cs []comp, lens [maxLevel + 1]int) {
+	cs = (*buf)[:0]
 	for k, b := range v.idx {
 		c := float64(v.val[k])
 		cs = append(cs, comp{x.rank[b], float64(c * c)})
 	}
-	x.comps = cs
+	*buf = cs
 	slices.SortFunc(cs, func(a, b comp) int { return int(a.rank) - int(b.rank) })
 	limit := float64(x.tau2 * ss)
 	// tails[p] is T_{p+1} of the doc, the mass of cs[p:].
-	var buf [64]float64
-	tails := buf[:0]
-	if len(cs)+1 > len(buf) {
+	var tailBuf [64]float64
+	tails := tailBuf[:0]
+	if len(cs)+1 > len(tailBuf) {
 		tails = make([]float64, 0, len(cs)+1)
 	}
 	tails = tails[:len(cs)+1]
@@ -311,26 +358,52 @@ func levelOf(lens *[maxLevel + 1]int) int {
 	return l
 }
 
+// textRow is what a query reads of a text row before its components:
+// one cache line.
+type textRow struct {
+	sk     sketch  // textpattern.go
+	sumSq  float64 // Σ v², bucket ascending: Cosine64's ‖v‖²
+	global int32   // its engine row
+	start  int32   // its components are comps[start:end]
+	end    int32
+	class  uint8 // at most maxClass
+}
+
+// component is one non-zero bucket of a text row.
+type component struct {
+	bucket uint16
+	val    float32
+}
+
+// row returns text row r's vector.
+func (x *textIndex) row(r int32) sparse {
+	m := &x.meta[r]
+	cs := x.comps[m.start:m.end]
+	v := sparse{idx: make([]uint16, len(cs)), val: make([]float32, len(cs))}
+	for i, c := range cs {
+		v.idx[i], v.val[i] = c.bucket, c.val
+	}
+	return v
+}
+
 // add appends the engine row global with text vector v.
 func (x *textIndex) add(global int, v sparse) {
-	r := int32(len(x.global))
+	r := int32(len(x.meta))
 	ss := v.sumSq()
-	x.global = append(x.global, global)
-	x.rows = append(x.rows, v)
-	x.sumSq = append(x.sumSq, ss)
-	x.seen = append(x.seen, 0)
-	x.hits = append(x.hits, 0)
-	x.class = append(x.class, 0)
-	x.shapes = append(x.shapes, shapeOf(v, ss))
+	sk, _ := sketchOf(v)
+	m := textRow{sk: sk, sumSq: ss, global: int32(global), start: int32(len(x.comps)), class: maxClass}
+	for i, b := range v.idx {
+		x.comps = append(x.comps, component{b, v.val[i]})
+	}
+	m.end = int32(len(x.comps))
 	if ss == 0 {
+		x.meta = append(x.meta, m)
 		return // cosine 0 with everything: never a match
 	}
+	m.class = uint8(patternClass(v, ss, x.tau))
+	x.meta = append(x.meta, m)
 	if k, c := patternLevel(v, ss, x.tau, x.top); k > 0 {
-		x.class[r] = uint8(c)
-		for l := k; l <= x.top; l *= 2 {
-			patternKeys(v, l, tableAtOrBelow, &x.hs, func(key uint64) { x.pat.add(key, r) })
-		}
-		patternKeys(v, k, tableExactly, &x.hs, func(key uint64) { x.pat.add(key, r) })
+		x.hashes = x.pat.add(v, r, k, c, x.top, &x.hs, x.hashes)
 	} else {
 		cs, lens := x.cut(v, ss)
 		x.inel.add(r, cs, &lens)
@@ -341,147 +414,12 @@ func (x *textIndex) add(global int, v sparse) {
 	}
 }
 
-// shape is what cannot needs of a vector: bitmaps of its non-zero
-// buckets by sign, and of its heavy ones — those whose |v| is more than
-// the vector's least non-zero magnitude — and those two magnitudes over
-// ‖v‖.
-type shape struct {
-	pos, neg, heavy [bitWords]uint64
-	light, peak     float64 // min |v| / ‖v‖ and max |v| / ‖v‖; 0 for a zero vector
-}
-
-// shapeOf returns v's shape; ss is its Σ v².
-func shapeOf(v sparse, ss float64) shape {
-	var sh shape
-	if ss == 0 {
-		return sh
-	}
-	least, most := math.Inf(1), 0.0
-	for _, f := range v.val {
-		a := math.Abs(float64(f))
-		least, most = min(least, a), max(most, a)
-	}
-	for k, i := range v.idx {
-		bit := uint64(1) << (i % 64)
-		if v.val[k] < 0 {
-			sh.neg[i/64] |= bit
-		} else {
-			sh.pos[i/64] |= bit
-		}
-		if math.Abs(float64(v.val[k])) != least {
-			sh.heavy[i/64] |= bit
-		}
-	}
-	n := math.Sqrt(ss)
-	sh.light, sh.peak = least/n, most/n
-	return sh
-}
-
-// cannot reports whether text row r certainly has a cosine below τ to the
-// query of shape q. Over the buckets both use, a product of the same signs
-// is at most the product of the two magnitudes' bounds (light, or peak
-// where heavy), one of opposite signs at most −light·light; their sum,
-// over ‖x‖‖y‖, bounds the cosine. It is computed with rounding errors near
-// 1e-15, far inside prefixMargin.
-func (x *textIndex) cannot(q *shape, r int32) bool {
-	y := &x.shapes[r]
-	var same, sameQ, sameY, sameQY, opp int
-	for w := range bitWords {
-		s := q.pos[w]&y.pos[w] | q.neg[w]&y.neg[w]
-		same += bits.OnesCount64(s)
-		sameQ += bits.OnesCount64(s & q.heavy[w])
-		sameY += bits.OnesCount64(s & y.heavy[w])
-		sameQY += bits.OnesCount64(s & q.heavy[w] & y.heavy[w])
-		opp += bits.OnesCount64(q.pos[w]&y.neg[w] | q.neg[w]&y.pos[w])
-	}
-	ll := same - sameQ - sameY + sameQY // light in both
-	bound := float64(float64(ll) * float64(q.light*y.light))
-	bound += float64(float64(sameQ-sameQY) * float64(q.peak*y.light))
-	bound += float64(float64(sameY-sameQY) * float64(q.light*y.peak))
-	bound += float64(float64(sameQY) * float64(q.peak*y.peak))
-	bound -= float64(float64(opp) * float64(q.light*y.light))
-	return bound < x.tau
-}
-
-func (x *textIndex) len() int { return len(x.global) }
+func (x *textIndex) len() int { return len(x.meta) }
 
 // best returns the row with the largest cosine to q among those whose
 // cosine is at least floor, ties to the lowest engine row; index −1 when
 // there is none.
-func (x *textIndex) best(q sparse, floor float64) match {
-	if floor < x.floor {
-		panic("dedup: a text index asked below its floor")
-	}
-	best := match{idx: -1}
-	sq := q.sumSq()
-	if sq == 0 {
-		return best // cosine 0 with everything
-	}
-	x.query++
-	if x.query == 0 { // wrapped: forget every mark
-		clear(x.seen)
-		x.query = 1
-	}
-	qs := shapeOf(q, sq)
-	check := func(r int32) {
-		if x.cannot(&qs, r) {
-			return
-		}
-		if cos := cosine(dot(q, x.rows[r]), sq, x.sumSq[r]); cos >= floor {
-			best = better(best, match{x.global[r], cos})
-		}
-	}
-	meet := func(list []int32) {
-		for _, r := range list {
-			if x.seen[r] != x.query {
-				x.seen[r] = x.query
-				check(r)
-			}
-		}
-	}
-	k, c := patternLevel(q, sq, x.tau, x.top)
-	if k == 0 {
-		// Outside the pattern index: every row through its prefixes.
-		if x.all == nil {
-			x.all = new(prefixIndex)
-			for r, v := range x.rows {
-				if x.sumSq[r] != 0 {
-					cs, lens := x.cut(v, x.sumSq[r])
-					x.all.add(int32(r), cs, &lens)
-				}
-			}
-		}
-		cs, lens := x.cut(q, sq)
-		x.all.walk(cs, &lens, meet)
-		return best
-	}
-	hit := func(r int32) {
-		if x.seen[r] != x.query {
-			x.seen[r] = x.query
-			x.hits[r] = 0
-			x.touch = append(x.touch, r)
-		}
-		x.hits[r]++
-	}
-	// Lemma 4: a row meets the query only if they share at least
-	// n − max(c_q, c_r) + 1 keys at the level.
-	level := func(l, table int) {
-		x.touch = x.touch[:0]
-		n := patternKeys(q, l, table, &x.hs, func(key uint64) { x.pat.each(key, hit) })
-		for _, r := range x.touch {
-			if int(x.hits[r]) >= n-max(c, int(x.class[r]))+1 {
-				check(r)
-			}
-		}
-	}
-	level(k, tableAtOrBelow)
-	for l := 2 * k; l <= x.top; l *= 2 {
-		level(l, tableExactly)
-	}
-	cs, lens := x.cut(q, sq)
-	x.inel.walk(cs, &lens, meet)
-	return best
-}
+func (x *textIndex) best(q sparse, floor float64) match { return x.search.best(x, q, floor) }
 
 // cosine is similarity.Cosine64 from its three sums, for finite vectors:
 // dot / sqrt(‖a‖²·‖b‖²), clamped to [−1, 1], 0 when either is zero.

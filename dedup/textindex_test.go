@@ -300,16 +300,23 @@ func TestReviewTextIsBruteForce(t *testing.T) {
 			}
 			incoming = append(incoming, Incoming{ID: id, Content: c, Polarity: pol()})
 		}
-		got, err := Review(existing, incoming)
-		if err != nil {
-			t.Fatal(err)
-		}
 		want := bruteReview(existing, incoming)
+		// Searched in turn, and looked ahead (ahead.go) by one goroutine
+		// and by several.
+		for _, workers := range []int{0, 1, 3} {
+			rv, err := NewReviewer(existing, incoming)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rv.e.workers = workers
+			for i := range want {
+				if got, _ := rv.Next(); got != want[i] {
+					t.Fatalf("seed %d, %d goroutines ahead, incoming %d (%q): Review %+v, brute force %+v", seed, workers, i, incoming[i].ID, got, want[i])
+				}
+			}
+		}
 		kinds := map[string]int{}
 		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("seed %d, incoming %d (%q): Review %+v, brute force %+v", seed, i, incoming[i].ID, got[i], want[i])
-			}
 			kinds[want[i].Action]++
 		}
 		if kinds[VerdictSighting] < 5 || kinds[VerdictSameAs] < 5 || kinds[VerdictAdmit] < 5 {

@@ -46,13 +46,27 @@ import (
 // Rows and queries outside the pattern index meet through the prefix
 // index (textindex.go).
 //
-// Lemma 4. At a level K where lemma 3 holds, x and y share at least
-// n_x(K) − max(c_x, c_y) + 1 keys: of x's n_x(K) non-empty groups at most
-// |Δ| < max(c_x, c_y) hold a bucket of Δ, and each other one has the
-// same pattern in y. So a query counts, per row, the keys it shares at the
-// level that row is met at, and compares exactly only the rows that reach
-// that count: rows that share a phrase share a group or two, not most of
-// them.
+// Lemma 4. At any K, x and y share at least m = n_x(K) − max(c_x, c_y) + 1
+// keys: of x's n_x(K) non-empty groups at most |Δ| < max(c_x, c_y) hold a
+// bucket of Δ, and each other one has the same pattern in y. So they
+// share at least s − p + 1 of any s of x's keys, p = n_x(K) − m + 1
+// (pigeonhole): a query walks only the s = p + extraLists shortest of its
+// lists, counts per row the keys it is found under, and compares exactly
+// only the rows that reach that count. Rows that share a phrase share a
+// group or two, not most of them; and the rows of one class are listed
+// apart (keys per class), so that p is that class's, not the largest.
+// Where lemma 4 asks for one key in common at the query's level (p = n,
+// the rows of a class at or above n_x), the query meets that class at a
+// finer level instead, where it asks for more: a row is listed at every
+// level from its own to the top, so any level at or above both is one
+// where lemma 3 holds.
+//
+// Tightening. Only a row at least as close as the best found so far can
+// change the answer, so the floor rises to the best cosine as the search
+// goes (ties still count: they may be of a lower row). At τ′ ≥ τ the
+// classes are those of τ′: the query's from its weights, a row's from
+// its class at τ scaled by (1 − τ′)/(1 − τ) (textsearch.go). A query
+// whose content is already held (cosine 1) walks one intersection.
 //
 // A key is a 64-bit hash of the level, the table, the group and its
 // pattern: two patterns that share a key only add candidates, which are
@@ -68,19 +82,23 @@ const maxTop = 16
 // of S and of the division (near 1e-15) cannot make it fall short.
 const classMargin = 1e-6
 
-// patternClass returns c_x of the doc for τ, or maxTop+1 when it is
-// above maxTop. ss is v's Σ v², not 0.
+// patternClass returns c_x of the doc for τ, or maxClass when it is
+// above maxClass. ss is v's Σ v², not 0.
 func patternClass(v sparse, ss, tau float64) int {
 	least := math.Inf(1)
 	for _, f := range v.val {
 		least = min(least, float64(float64(f)*float64(f)))
 	}
 	c := math.Ceil(float64(2*(1-tau)) * (ss / least) * (1 + classMargin))
-	if !(c <= maxTop) {
-		return maxTop + 1
+	if !(c < maxClass) {
+		return maxClass
 	}
 	return max(1, int(c))
 }
+
+// maxClass is the highest class patternClass tells apart: a row of this
+// class or more meets everything the sketch filter can tell it from.
+const maxClass = 255
 
 // nonEmpty returns n_v(k): how many of the k groups v uses.
 func nonEmpty(v sparse, k int) int {
@@ -114,16 +132,16 @@ const (
 	tableExactly   = 2
 )
 
-// patternKeys calls f with the key of each non-empty group of v at level
-// k in table, and returns how many there are.
-func patternKeys(v sparse, k, table int, hs *[textembed.Dims]uint64, f func(uint64)) int {
+// groupHashes appends to out the key of each non-empty group of v at
+// level k in table, group ascending.
+func groupHashes(v sparse, k, table int, hs *[textembed.Dims]uint64, out []uint64) []uint64 {
 	const prime = 0x100000001b3
 	var used [textembed.Dims / 64]uint64
 	for i, b := range v.idx {
 		g := int(b) % k
 		if used[g/64]&(1<<(g%64)) == 0 {
 			used[g/64] |= 1 << (g % 64)
-			hs[g] = (uint64(k)<<20 | uint64(table)<<16 | uint64(g)) * prime
+			hs[g] = (uint64(k)<<20 | uint64(g)) * prime
 		}
 		item := uint64(b)<<1 | 1
 		if v.val[i] < 0 {
@@ -131,15 +149,16 @@ func patternKeys(v sparse, k, table int, hs *[textembed.Dims]uint64, f func(uint
 		}
 		hs[g] = (hs[g] ^ item) * prime
 	}
-	n := 0
 	for g := range k {
 		if used[g/64]&(1<<(g%64)) != 0 {
-			f(mix64(hs[g]))
-			n++
+			out = append(out, tableKey(mix64(hs[g]), table))
 		}
 	}
-	return n
+	return out
 }
+
+// tableKey is the key in table of a group's key in none (table 0).
+func tableKey(h uint64, table int) uint64 { return h ^ uint64(table)<<62 }
 
 // mix64 is SplitMix64's finalizer.
 func mix64(z uint64) uint64 {
@@ -148,33 +167,131 @@ func mix64(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-// patternTable lists text rows by key: linked lists through flat slices.
+// levelSlot is the index of level k (a power of two up to maxTop) in a
+// table of levels.
+func levelSlot(k int) int { return bits.TrailingZeros(uint(k)) }
+
+// levelSlots is the number of levels a pattern index can have.
+const levelSlots = 5 // 1, 2, 4, 8, 16
+
+// patternTable lists text rows by key and class, and which classes each
+// table and level holds.
 type patternTable struct {
-	head map[uint64]int32 // key → its latest entry
-	row  []int32          // entry → text row
-	next []int32          // entry → the key's previous entry; −1 at the first
+	at      keyTable
+	entries []patternEntry
+	classes [tableExactly + 1][levelSlots]uint32 // bit c: a row of class c is listed there
 }
 
-func (p *patternTable) add(key uint64, r int32) {
-	if p.head == nil {
-		p.head = make(map[uint64]int32)
-	}
-	prev, ok := p.head[key]
-	if !ok {
-		prev = -1
-	}
-	p.head[key] = int32(len(p.row))
-	p.row = append(p.row, r)
-	p.next = append(p.next, prev)
+// patternEntry is the rows listed under one key, by class.
+type patternEntry []classRows
+
+type classRows struct {
+	class int
+	rows  []int32
 }
 
-// each calls f with each row listed under key.
-func (p *patternTable) each(key uint64, f func(int32)) {
-	e, ok := p.head[key]
-	if !ok {
-		return
+// rows returns the rows of class c.
+func (e patternEntry) rows(c int) []int32 {
+	for _, cr := range e {
+		if cr.class == c {
+			return cr.rows
+		}
 	}
-	for ; e >= 0; e = p.next[e] {
-		f(p.row[e])
+	return nil
+}
+
+// entry returns the rows listed under key (nil: none).
+func (p *patternTable) entry(key uint64) patternEntry {
+	if i, ok := p.at.find(key); ok {
+		return p.entries[i]
 	}
+	return nil
+}
+
+func (p *patternTable) add(v sparse, r int32, k, class, top int, hs *[textembed.Dims]uint64, scratch []uint64) []uint64 {
+	list := func(l, table int) {
+		scratch = groupHashes(v, l, table, hs, scratch[:0])
+		for _, h := range scratch {
+			i := p.at.index(h, len(p.entries))
+			if i == len(p.entries) {
+				p.entries = append(p.entries, nil)
+			}
+			e := p.entries[i]
+			j := 0
+			for j < len(e) && e[j].class != class {
+				j++
+			}
+			if j == len(e) {
+				e = append(e, classRows{class: class})
+				p.entries[i] = e
+			}
+			e[j].rows = append(e[j].rows, r)
+		}
+		p.classes[table][levelSlot(l)] |= 1 << class
+	}
+	for l := k; l <= top; l *= 2 {
+		list(l, tableAtOrBelow)
+	}
+	list(k, tableExactly)
+	return scratch
+}
+
+// # The sketch filter
+//
+// Lemma 4 holds at any split of the buckets into groups, whatever the
+// rows' levels: x and y share at least n_x − max(c_x, c_y) + 1 of x's
+// non-empty groups' patterns. A row's sketch is that of the split into
+// sketchGroups groups, one byte per group: 0 when the group is empty,
+// else a hash of its pattern (1 to 255). A candidate whose sketch has
+// fewer bytes equal to the query's non-empty ones than lemma 4 asks for
+// is not compared: equal patterns give equal bytes, so a hash that
+// collides only counts one more, never one less.
+
+// sketchGroups is the split of the sketch: a group holds one or two of a
+// text's buckets, so the count is close to that of its buckets.
+const sketchGroups = 32
+
+// sketch is one byte per group, eight to a word, group ascending.
+type sketch [sketchGroups / 8]uint64
+
+// sketchOf returns v's sketch and how many groups it uses.
+func sketchOf(v sparse) (sk sketch, n int) {
+	const prime = 0x100000001b3
+	var hs [sketchGroups]uint64
+	var used uint64
+	for i, b := range v.idx {
+		g := int(b) % sketchGroups
+		if used&(1<<g) == 0 {
+			used |= 1 << g
+			hs[g] = uint64(g+1) * prime
+		}
+		item := uint64(b)<<1 | 1
+		if v.val[i] < 0 {
+			item = uint64(b) << 1
+		}
+		hs[g] = (hs[g] ^ item) * prime
+	}
+	for g := range sketchGroups {
+		if used&(1<<g) != 0 {
+			b := mix64(hs[g]) >> 56
+			if b == 0 {
+				b = 1
+			}
+			sk[g/8] |= b << (8 * (g % 8))
+		}
+	}
+	return sk, bits.OnesCount64(used)
+}
+
+// sketchShared counts the groups non-empty in q whose bytes r has too.
+func sketchShared(q, r *sketch) int {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	n := 0
+	for w := range q {
+		v := q[w] ^ r[w]
+		zero := ^((v&low7 + low7) | v | low7)     // the high bit of each byte of v that is 0
+		used := (q[w]&low7 + low7) | q[w]         // the high bit of each byte of q that is not
+		n += bits.OnesCount64(zero & used & high) // (every other bit of zero is clear)
+	}
+	return n
 }
