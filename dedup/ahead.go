@@ -141,3 +141,20 @@ func (e *engine) searchAhead(s *textSearch, j int) {
 	}
 	a.best[j-a.from], a.searched[j-a.from] = best, true
 }
+
+// textWork returns what the engine's text searches have done so far.
+func (e *engine) textWork() textWork {
+	var w textWork
+	add := func(s *textSearch) {
+		w.walked += s.work.walked
+		w.checked += s.work.checked
+		w.compared += s.work.compared
+	}
+	for _, ix := range e.text {
+		add(&ix.search)
+	}
+	for _, s := range e.ahead.searches {
+		add(s)
+	}
+	return w
+}

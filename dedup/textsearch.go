@@ -18,13 +18,20 @@ type textSearch struct {
 	touch  []int32                 // the rows hit at one level
 	cutBuf []comp                  // scratch of cut
 	hs     [textembed.Dims]uint64  // scratch of groupHashes
-	hashes []uint64                // scratch of groupHashes
 	lists  [][]int32               // the query's lists at one level and class
 	qkeys  [levelSlots][]uint64    // the query's keys by level, in no table (tableKey)
 	// the query's entries by table and level, looked up
 	// when a pass first needs them (bit table·levelSlots + level of has)
 	qentries [tableExactly + 1][levelSlots][]patternEntry
 	has      uint32
+	work     textWork
+}
+
+// textWork counts what searches did: the measure of TestTextWorkPerRow.
+type textWork struct {
+	walked   int // list entries walked
+	checked  int // rows put to the sketch filter
+	compared int // cosines computed
 }
 
 // readOnly reports whether a search for q leaves x as it is: it does
@@ -71,10 +78,12 @@ func (s *textSearch) best(x *textIndex, q sparse, floor float64) match {
 	// answer: the classes shrink as the best rises (tighten).
 	t := s.tightening(x, q, sq, floor)
 	check := func(r int32) {
+		s.work.checked++
 		m := &x.meta[r]
 		if need := qn - max(t.query, int(t.class[m.class])) + 1; need > 0 && sketchShared(&qsk, &m.sk) < need {
 			return // lemma 4 on the sketches
 		}
+		s.work.compared++
 		if cos := cosine(s.dotDense(x, m), sq, m.sumSq); cos >= floor {
 			if best = better(best, match{int(m.global), cos}); cos > floor {
 				floor = cos
@@ -84,6 +93,7 @@ func (s *textSearch) best(x *textIndex, q sparse, floor float64) match {
 	}
 	stamp := s.nextStamp()
 	meet := func(list []int32) {
+		s.work.walked += len(list)
 		for _, r := range list {
 			if s.mark[r] != stamp {
 				s.mark[r] = stamp
@@ -183,6 +193,7 @@ func (s *textSearch) pass(x *textIndex, l, table, g int, t *tightening, meet fun
 	need := stamp + uint32(walk-p+1)
 	s.touch = s.touch[:0]
 	for _, list := range lists[:walk] {
+		s.work.walked += len(list)
 		for _, r := range list {
 			m := s.mark[r]
 			if m&^hitMask != stamp {
