@@ -30,9 +30,23 @@ func init() {
 		register(k)
 	}
 	registerQuant("int8", quantKernel{dots: dotsGeneric}, false)
+	// AVX-VNNI is VPDPBUSD in VEX form, on 256-bit registers: the int8
+	// kernel of a CPU without AVX-512 (the default there), with the
+	// portable quantizing passes. Where AVX-512 VNNI runs too, it is the
+	// default instead, and this one runs when forced (and in the tests).
+	hasVNNI512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
+	if cpu.X86.HasAVX2 && cpu.X86.HasAVXVNNI {
+		registerQuant("avxvnni", quantKernel{dots: func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
+			checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
+			if n == 0 {
+				return
+			}
+			dotsAVXVNNI(&out[0], ldo, &q[0], &codes[0], n, dp, kn)
+		}}, !hasVNNI512)
+	}
 	// The VNNI kernel also uses EVEX forms of 128- and 256-bit integer
 	// instructions (AVX-512VL) to fold its sums.
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI {
+	if hasVNNI512 {
 		registerQuant("vnni", quantKernel{dots: func(out []int32, ldo int, q []int8, codes []uint8, n, dp, kn int) {
 			checkDots(len(out), ldo, len(q), len(codes), n, dp, kn)
 			if n == 0 {
@@ -45,6 +59,9 @@ func init() {
 
 //go:noescape
 func dotsVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int, kn int)
+
+//go:noescape
+func dotsAVXVNNI(out *int32, ldo int, q *int8, codes *uint8, n int, dp int, kn int)
 
 // The quantizing passes in AVX-512F (kernel_quant_amd64.s, written by
 // internal/kernelgen): the same bits as unitGeneric and quantRowGeneric.

@@ -45,7 +45,7 @@ func newGlobals(stdin io.Reader, stdout, stderr io.Writer, tmpDir string) *globa
 		libraryPath:    os.Getenv("BARDO_LIBRARY"),
 	}
 	// $BARDO_KERNEL forces a similarity kernel (generic, avx2, avx512, int8,
-	// vnni): every kernel gives the same results, only the speed differs.
+	// avxvnni, vnni): every kernel gives the same results, only the speed differs.
 	if k := os.Getenv("BARDO_KERNEL"); k != "" {
 		if err := similarity.SetImpl(k); err != nil {
 			g.warnf("$BARDO_KERNEL: %v", err)

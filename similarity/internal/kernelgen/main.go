@@ -60,13 +60,11 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(*out, vnniFile), generateVNNI(), 0o644); err != nil {
-		fmt.Fprintf(os.Stderr, "kernelgen: %v\n", err)
-		os.Exit(1)
-	}
-	if err := os.WriteFile(filepath.Join(*out, quantFile), generateQuant(), 0o644); err != nil {
-		fmt.Fprintf(os.Stderr, "kernelgen: %v\n", err)
-		os.Exit(1)
+	for file, gen := range intKernels {
+		if err := os.WriteFile(filepath.Join(*out, file), gen(), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "kernelgen: %v\n", err)
+			os.Exit(1)
+		}
 	}
 }
 
@@ -76,6 +74,10 @@ func lower(s string) string { return string(bytes.ToLower([]byte(s))) }
 
 // gen accumulates assembly text.
 type gen struct{ b bytes.Buffer }
+
+// intKernels are the files of the int8 kernels and the quantizing passes,
+// and their generators.
+var intKernels = map[string]func() []byte{vnniFile: generateVNNI, avxVNNIFile: generateAVXVNNI, quantFile: generateQuant}
 
 func (g *gen) op(format string, args ...any) { fmt.Fprintf(&g.b, "\t"+format+"\n", args...) }
 func (g *gen) label(l string)                { fmt.Fprintf(&g.b, "%s:\n", l) }

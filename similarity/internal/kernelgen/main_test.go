@@ -20,7 +20,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("%s is stale: run go generate ./similarity", path)
 		}
 	}
-	for file, gen := range map[string]func() []byte{vnniFile: generateVNNI, quantFile: generateQuant} {
+	for file, gen := range intKernels {
 		path := filepath.Join("..", "..", file)
 		got, err := os.ReadFile(path)
 		if err != nil {
