@@ -231,43 +231,54 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 	// With an int8 kernel, the int8 form in the layout's order too, from
 	// the same unit rows: the bits quantizeRows gives (see indexQuant).
 	var qs *quantSet
-	var rows [][]float32
 	if k.quant != nil && s.quantizable() {
 		qs = newQuantSet(s.n, d, 0)
-		rows = make([][]float32, workers)
 		for pos := len(order) - 1; pos >= 0 && s.sumSq[order[pos]] == 0; pos-- {
 			quantizeUnit(k.quant, qs.codes[pos*qs.dp:(pos+1)*qs.dp], nil, 0, 0) // a zero vector: code 0
 		}
 	}
+	// Each worker writes a leaf's unit rows a run of one panel at a time:
+	// the rows of the run into bufs[w], then the panel's columns, each
+	// run's slice of a column at once (a panel is column-major, 16 rows
+	// wide, and a row written straight into it touches d cache lines).
+	bufs := make([][]float32, workers)
 	parallel(workers, len(leaves), func(w, i int) {
 		if sums[w] == nil {
 			sums[w] = make([]float32, d)
+			bufs[w] = make([]float32, panelWidth*d)
 		}
-		sum := sums[w]
+		sum, buf := sums[w], bufs[w]
 		clear(sum)
-		for pos := leaves[i].lo; pos < leaves[i].hi; pos++ {
-			r := int(order[pos])
-			dst := lay.panels[pos/panelWidth*panelWidth*d+pos%panelWidth:]
-			if qs != nil {
-				if rows[w] == nil {
-					rows[w] = make([]float32, d)
+		for run := leaves[i].lo; run < leaves[i].hi; {
+			end := min(leaves[i].hi, (run/panelWidth+1)*panelWidth)
+			for pos := run; pos < end; pos++ {
+				r := int(order[pos])
+				row := buf[(pos-run)*d : (pos-run+1)*d]
+				if qs != nil {
+					mx := unitMax(k.quant, row, s.Vector(r), s.sumSq[r])
+					for kk, u := range row {
+						sum[kk] += u
+					}
+					dp := qs.dp
+					qs.scale[pos], qs.errN[pos], qs.norm[pos], _ = quantizeUnit(k.quant, qs.codes[pos*dp:(pos+1)*dp], row, mx, 0)
+					continue
 				}
-				row := rows[w]
-				mx := unitMax(k.quant, row, s.Vector(r), s.sumSq[r])
-				for kk, u := range row {
-					dst[kk*panelWidth] = u
+				inv := 1 / math.Sqrt(s.sumSq[r])
+				for kk, x := range s.Vector(r) {
+					u := float32(float64(x) * inv)
+					row[kk] = u
 					sum[kk] += u
 				}
-				dp := qs.dp
-				qs.scale[pos], qs.errN[pos], qs.norm[pos], _ = quantizeUnit(k.quant, qs.codes[pos*dp:(pos+1)*dp], row, mx, 0)
-				continue
 			}
-			inv := 1 / math.Sqrt(s.sumSq[r])
-			for kk, x := range s.Vector(r) {
-				u := float32(float64(x) * inv)
-				dst[kk*panelWidth] = u
-				sum[kk] += u
+			panel := lay.panels[run/panelWidth*panelWidth*d:]
+			col, w := run%panelWidth, end-run
+			for kk := range d {
+				dst := panel[kk*panelWidth+col : kk*panelWidth+col+w]
+				for j := range dst {
+					dst[j] = buf[j*d+kk]
+				}
 			}
+			run = end
 		}
 		unitInto(cents[i*d:(i+1)*d], sum, sumSq64(sum))
 	})
