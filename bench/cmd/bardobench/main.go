@@ -1,10 +1,13 @@
 // Command bardobench is the Go side of bardo's benchmark harness
 // (bench/run): it writes the vector sets, times bardo's kernel on them,
-// times encoding/json decoding an export, runs the bundle pipeline in
-// process under the CPU profiler, and prints the harness's report.
+// writes them as Grimoire exports for the inherit benchmark, times
+// encoding/json decoding an export, runs the bundle pipeline in process
+// under the CPU profiler, and prints the harness's report.
 //
 //	bardobench gen -kind clustered -refs 100000 -queries 2048 -dims 768 -dir DIR
 //	bardobench kernel -dir DIR [-reps 3] [-cpuprofile FILE]
+//	bardobench export -dir DIR -which refs|queries -o FILE.jsonl
+//	bardobench inheritrep -dir DIR -timev FILE -result INHERIT.json [-append]
 //	bardobench jsondecode -into structs|map -o RESULT.json EXPORT
 //	bardobench bundle [-cpuprofile FILE] [-memprofile FILE] EXPORT
 //	bardobench count FILE < in > out
@@ -21,12 +24,14 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bardobench gen|kernel|jsondecode|bundle|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bardobench gen|kernel|export|inheritrep|jsondecode|bundle|count|report [flags]")
 		os.Exit(2)
 	}
 	cmds := map[string]func([]string) error{
 		"gen":        cmdGen,
 		"kernel":     cmdKernel,
+		"export":     cmdExport,
+		"inheritrep": cmdInheritRep,
 		"jsondecode": cmdJSONDecode,
 		"bundle":     cmdBundle,
 		"report":     cmdReport,

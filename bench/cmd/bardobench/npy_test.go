@@ -46,6 +46,8 @@ func TestNpyRoundTrip(t *testing.T) {
 func TestReadTimeV(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "timev")
 	out := "\tCommand being timed: \"bardo bundle x\"\n" +
+		"\tUser time (seconds): 1.25\n" +
+		"\tSystem time (seconds): 0.50\n" +
 		"\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02.50\n" +
 		"\tMaximum resident set size (kbytes): 443476\n"
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
@@ -55,7 +57,7 @@ func TestReadTimeV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (timeV{seconds: 62.5, maxRSS: 443476.0 / 1024}); got != want {
+	if want := (timeV{seconds: 62.5, cpu: 1.75, maxRSS: 443476.0 / 1024}); got != want {
 		t.Errorf("readTimeV = %+v, want %+v", got, want)
 	}
 }

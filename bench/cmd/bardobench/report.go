@@ -17,11 +17,12 @@ import (
 
 // faissResult is DIR/faiss.json, written by bench/faissbench.py.
 type faissResult struct {
-	FAISSSeconds float64 `json:"faiss_seconds"`
-	NumpySeconds float64 `json:"numpy_seconds"`
-	Threads      int     `json:"threads"`
-	FAISSVersion string  `json:"faiss_version"`
-	Skipped      string  `json:"skipped"` // why FAISS did not run, if it did not
+	FAISSSeconds float64   `json:"faiss_seconds"`
+	FAISSReps    []float64 `json:"faiss_reps"`
+	NumpySeconds float64   `json:"numpy_seconds"`
+	Threads      int       `json:"threads"`
+	FAISSVersion string    `json:"faiss_version"`
+	Skipped      string    `json:"skipped"` // why FAISS did not run, if it did not
 }
 
 // headline is the case whose ratios are the harness's figures.
@@ -38,13 +39,18 @@ func cmdReport(args []string) error {
 	if err := reportKernel(root, figures); err != nil {
 		return err
 	}
+	if err := reportInherit(root, figures); err != nil {
+		return err
+	}
 	if err := reportBundle(root, figures); err != nil {
 		return err
 	}
 	fmt.Println()
 	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff",
 		"threshold_vs_faiss_random", "threshold_vs_faiss_clustered", "int8_vs_float32_random", "int8_vs_float32_clustered",
-		"answers_not_exact", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
+		"answers_not_exact",
+		"inherit_wall_seconds_random", "inherit_wall_seconds_clustered", "inherit_vs_faiss_random", "inherit_vs_faiss_clustered",
+		"inherit_peak_rss_mib_random", "inherit_peak_rss_mib_clustered", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
 		if v, ok := figures[name]; ok {
 			fmt.Printf("%s %s\n", name, v)
 		}
@@ -209,7 +215,8 @@ func compareScores(dir string, ci caseInfo, other string) (float64, int, error) 
 
 // timeV is what /usr/bin/time -v reports that the harness uses.
 type timeV struct {
-	seconds float64
+	seconds float64 // wall
+	cpu     float64 // user + system seconds
 	maxRSS  float64 // MiB
 }
 
@@ -231,6 +238,15 @@ func readTimeV(path string) (timeV, error) {
 					return tv, fmt.Errorf("%s: elapsed %q", path, v)
 				}
 				tv.seconds = tv.seconds*60 + x
+			}
+		}
+		for _, p := range []string{"User time (seconds): ", "System time (seconds): "} {
+			if v, ok := strings.CutPrefix(l, p); ok {
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return tv, fmt.Errorf("%s: %s%q", path, p, v)
+				}
+				tv.cpu += x
 			}
 		}
 		if v, ok := strings.CutPrefix(l, "Maximum resident set size (kbytes): "); ok {
