@@ -22,6 +22,10 @@ var ErrAlreadyApplied = errors.New("bundle already applied")
 // ToxicFlag is the review flag an autopsy marker sets on a row.
 const ToxicFlag = "toxic"
 
+// vectorChunk is how many float32 DedupView allocates at once for the
+// rows' vectors (1 MiB).
+const vectorChunk = 1 << 18
+
 // DedupView returns every row of the store as the planner sees it, in id
 // order (bytewise): its content, status, polarity, and its vector with
 // the vector's space, or none.
@@ -33,18 +37,25 @@ func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
 	}
 	defer rows.Close()
 	var out []inherit.Existing
+	var arena []float32 // the vectors, a chunk at a time: few objects for a large store
 	for rows.Next() {
 		var e inherit.Existing
 		var model sql.NullString
-		var vec []byte
+		var vec sql.RawBytes // read in place: no copy of every vector's bytes
 		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &model, &vec); err != nil {
 			return nil, err
 		}
 		if model.Valid {
 			e.Space = model.String
-			if e.Vector, err = unpackF32(vec); err != nil {
-				return nil, fmt.Errorf("entry %q: embedding: %w", e.ID, err)
+			if len(vec)%4 != 0 {
+				return nil, fmt.Errorf("entry %q: embedding: vector of %d bytes is not a whole number of float32", e.ID, len(vec))
 			}
+			n := len(vec) / 4
+			if n > cap(arena)-len(arena) {
+				arena = make([]float32, 0, max(n, vectorChunk))
+			}
+			e.Vector = unpackF32Into(arena[len(arena):len(arena)+n:len(arena)+n], vec)
+			arena = arena[:len(arena)+n]
 		}
 		out = append(out, e)
 	}

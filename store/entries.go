@@ -184,7 +184,7 @@ func eachEntry(ctx context.Context, q querier, fn func(*Row) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		var model sql.NullString
-		var vec []byte
+		var vec sql.RawBytes // unpacked before the next row: no copy of the bytes
 		var flags string
 		r, err := scanRow(rows, &model, &vec, &flags)
 		if err != nil {
@@ -329,11 +329,16 @@ func unpackF32(b []byte) ([]float32, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("vector of %d bytes is not a whole number of float32", len(b))
 	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	return unpackF32Into(make([]float32, len(b)/4), b), nil
+}
+
+// unpackF32Into decodes b, little-endian float32, into dst (len(b)/4
+// long) and returns it.
+func unpackF32Into(dst []float32, b []byte) []float32 {
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
-	return v, nil
+	return dst
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

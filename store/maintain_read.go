@@ -59,7 +59,7 @@ func contenders(ctx context.Context, q querier, where, after string, limit int) 
 	for rows.Next() {
 		var c maintain.Contender
 		var model sql.NullString
-		var vec []byte
+		var vec sql.RawBytes // unpacked before the next row: no copy of the bytes
 		if err := rows.Scan(&c.ID, &c.Content, &c.Polarity, &c.GolemID, &model, &vec); err != nil {
 			return nil, err
 		}
