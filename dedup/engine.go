@@ -260,10 +260,11 @@ func (e *engine) searchExisting(members map[group][]int) error {
 		if len(rows) == 0 {
 			continue
 		}
+		// The store's vectors, not a copy: the caller holds them anyway,
+		// and a store holds up to 10^5–10^6 rows.
 		b := similarity.NewSet(g.key.space, g.key.dims)
-		b.Grow(len(rows)) // one allocation: a store holds up to 10^5–10^6 rows
 		for _, r := range rows {
-			if _, err := b.Add(e.vecs[r]); err != nil {
+			if _, err := b.AddShared(e.vecs[r]); err != nil {
 				return fmt.Errorf("store entry %q: %w", e.ids[r], err)
 			}
 		}

@@ -547,3 +547,36 @@ func TestWithinEachPrunes(t *testing.T) {
 		}
 	}
 }
+
+// TestAddShared: a set of shared vectors answers as a set of copies does,
+// on every kernel, and holds the caller's vectors themselves.
+func TestAddShared(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	refs, queries := randomRows2(rng, 3000, 96), randomRows2(rng, 40, 96)
+	copied, shared := NewSet("s", 96), NewSet("s", 96)
+	for _, v := range refs {
+		if _, err := copied.Add(v); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := shared.AddShared(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := shared.AddShared(make([]float32, 95)); err == nil {
+		t.Error("AddShared took a vector of 95 dims into a set of 96")
+	}
+	a, b := copied.Build(), shared.Build()
+	if &b.Vector(7)[0] != &refs[7][0] || &a.Vector(7)[0] == &refs[7][0] {
+		t.Error("AddShared copied the vector, or Add did not")
+	}
+	defer current.Store(current.Load())
+	for _, k := range kernels {
+		current.Store(k)
+		if d := cmp.Diff(a.MaxCos(queries), b.MaxCos(queries)); d != "" {
+			t.Errorf("%s: MaxCos, copies vs shared (-copies +shared):\n%s", k.name, d)
+		}
+		if d := cmp.Diff(a.BestAtLeast(queries, 0.2), b.BestAtLeast(queries, 0.2)); d != "" {
+			t.Errorf("%s: BestAtLeast, copies vs shared:\n%s", k.name, d)
+		}
+	}
+}
