@@ -92,7 +92,7 @@ func (l *Loader) AddBundle(b *bundle.Bundle) (int, error) {
 		dims[k.Space] = len(k.Vector)
 	}
 	for i, k := range ks {
-		if err := l.add(k); err != nil {
+		if err := l.add(k, false); err != nil {
 			return 0, &bundle.CheckError{Section: sections[i], ID: ids[i], Err: err}
 		}
 	}

@@ -49,13 +49,19 @@ func Known(e *grimoire.Entry) bool { return e.Status != grimoire.StatusQuarantin
 // no space or disagrees in length with the earlier vectors of its space
 // (ErrSpace).
 func (l *Loader) AddEntry(e *grimoire.Entry, space string) error {
+	return l.addEntry(e, space, false)
+}
+
+// addEntry is AddEntry; owned: e's embedding becomes the clade's
+// (novelty.CladeBuilder.AddOwned).
+func (l *Loader) addEntry(e *grimoire.Entry, space string, owned bool) error {
 	if !Known(e) {
 		return nil
 	}
-	return l.add(novelty.Knowledge{ID: e.ID, Text: e.Content, Space: space, Vector: e.Embedding})
+	return l.add(novelty.Knowledge{ID: e.ID, Text: e.Content, Space: space, Vector: e.Embedding}, owned)
 }
 
-func (l *Loader) add(k novelty.Knowledge) error {
+func (l *Loader) add(k novelty.Knowledge, owned bool) error {
 	if len(k.Vector) == 0 {
 		k.Space, k.Vector = "", nil
 	}
@@ -64,7 +70,11 @@ func (l *Loader) add(k novelty.Knowledge) error {
 			return fmt.Errorf("%w: a vector of %q has %d dims, the clade's earlier ones %d", ErrSpace, k.Space, len(k.Vector), d)
 		}
 	}
-	if err := l.b.Add(k); err != nil {
+	add := l.b.Add
+	if owned {
+		add = l.b.AddOwned
+	}
+	if err := add(k); err != nil {
 		return err
 	}
 	if k.Space != "" {
@@ -112,8 +122,8 @@ func (l *Loader) AddExport(src *grimoire.Input, opts grimoire.ReadOptions) (int,
 	if err := r.Close(); err != nil {
 		return 0, err
 	}
-	for _, e := range entries {
-		if err := l.AddEntry(e, space); err != nil {
+	for _, e := range entries { // read for the clade: their embeddings are its own
+		if err := l.addEntry(e, space, true); err != nil {
 			return 0, fmt.Errorf("%s: entry %q: %w", nameOf(src, opts), e.ID, err)
 		}
 	}
@@ -122,8 +132,10 @@ func (l *Loader) AddExport(src *grimoire.Input, opts grimoire.ReadOptions) (int,
 
 // Rows hands a store's entries to AddStore: it calls add once for each
 // row, with the model the store records for the row's embedding ("" when
-// it has none), and returns add's first error. The command layer makes it
-// from the store it opened: no stage imports the store.
+// it has none), and returns add's first error. Each entry it hands over
+// is the clade's to keep: rows does not reuse or modify its embedding.
+// The command layer makes it from the store it opened: no stage imports
+// the store.
 type Rows func(add func(e *grimoire.Entry, space string) error) error
 
 // AddStore adds the entries of a store, as rows hands them over, but those
@@ -137,7 +149,7 @@ func (l *Loader) AddStore(name string, rows Rows) (int, error) {
 		if !Known(e) {
 			return nil
 		}
-		if err := l.AddEntry(e, space); err != nil {
+		if err := l.addEntry(e, space, true); err != nil {
 			return &grimoire.FieldError{File: name, Type: grimoire.TypeEntry, ID: e.ID, Field: "embedding", Err: err}
 		}
 		n++

@@ -69,7 +69,9 @@ func (c *Clade) Score(qs []Query) ([]Score, error) {
 		}
 		return textembed.Embed(q.Text)
 	}
-	c.search(&indexed{set: c.text}, text, best, func(i int) []float32 { return textVector(qs[i]) })
+	if len(text) > 0 && len(c.ids) > 0 {
+		c.search(&indexed{set: c.textSet()}, text, best, func(i int) []float32 { return textVector(qs[i]) })
+	}
 	for _, space := range spaces {
 		idx := bySpace[space]
 		if m := c.models[space]; m != nil {
