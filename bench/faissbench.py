@@ -1,6 +1,6 @@
 """Times FAISS IndexFlatIP and numpy on one case of bardo's benchmark harness.
 
-    /usr/bin/python3 bench/faissbench.py DIR REPS [--append] [--no-numpy]
+    /usr/bin/python3 bench/faissbench.py DIR REPS [--append] [--no-numpy | --faiss-only]
 
 DIR holds refs.npy and queries.npy (unit vectors, float32) as
 `bardobench gen` writes them. For each of FAISS (exact inner product, which
@@ -9,7 +9,9 @@ queries, then argmax), it times REPS searches of every query's best
 reference, keeps the fastest, and writes DIR/faiss.json and the scores and
 indices as DIR/{faiss,numpy}_{cos,idx}.npy. With --append, the reps add to
 those of an existing DIR/faiss.json, so that bench/run can alternate bardo
-and FAISS runs; --no-numpy leaves numpy's results as they are. Threads: FAISS's OpenMP and OpenBLAS take theirs from the
+and FAISS runs; --no-numpy leaves numpy's results as they are (numpy runs
+when there are none); --faiss-only never runs numpy (the library benchmark:
+a block of 256 queries' scores against 1M references is 1 GB). Threads: FAISS's OpenMP and OpenBLAS take theirs from the
 environment (bench/run sets 2).
 """
 
@@ -66,6 +68,12 @@ def main():
         np.save(os.path.join(d, "faiss_cos.npy"), D[:, 0].astype(np.float32))
         np.save(os.path.join(d, "faiss_idx.npy"), I[:, 0].astype(np.int64))
         del index
+
+    if "--faiss-only" in sys.argv[3:]:
+        with open(path, "w") as f:
+            json.dump(out, f, indent=2)
+        print("faiss %.3fs" % out.get("faiss_seconds", float("nan")), file=sys.stderr)
+        return
 
     times = old.get("numpy_reps", [])
     if "--no-numpy" not in sys.argv[3:] or not times:

@@ -38,16 +38,19 @@ var exportAt = time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
 // decay class structural, last accessed at the export's time. Contents
 // are distinct ("bench query 17 (clustered)"), so that no two rows are
 // equal by content and dedup meets every row through its vector alone.
+// With -bloodstains every entry is flagged is_bloodstain, so that bardo
+// recall has candidates to search (the library benchmark's store).
 func cmdExport(args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	dir := fs.String("dir", "", "the case `folder` gen wrote")
 	which := fs.String("which", "", "the set to write: refs or queries")
 	out := fs.String("o", "", "write the export to `file`")
+	bloodstains := fs.Bool("bloodstains", false, "flag every entry is_bloodstain: each a candidate of bardo recall")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() > 0 {
-		return fmt.Errorf("usage: bardobench export -dir DIR -which refs|queries -o FILE.jsonl")
+		return fmt.Errorf("usage: bardobench export -dir DIR -which refs|queries [-bloodstains] -o FILE.jsonl")
 	}
 	var ci caseInfo
 	if err := readJSONFile(filepath.Join(*dir, "case.json"), &ci); err != nil {
@@ -77,7 +80,7 @@ func cmdExport(args []string) error {
 	}
 	err = writeExport(f, exportSet{
 		golem: golem, generation: gen, label: label, kind: string(ci.Kind),
-		rows: a.shape[0], dims: a.shape[1], vectors: a.f32,
+		rows: a.shape[0], dims: a.shape[1], vectors: a.f32, bloodstains: *bloodstains,
 	})
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -93,6 +96,9 @@ type exportSet struct {
 	kind       string
 	rows, dims int
 	vectors    []float32 // rows × dims, row-major
+	// bloodstains flags every entry is_bloodstain, which makes it a
+	// candidate of bardo recall (the library benchmark's store).
+	bloodstains bool
 }
 
 // writeExport writes s with grimoire.Writer: the header, then one entry per
@@ -118,10 +124,36 @@ func writeExport(w io.Writer, s exportSet) error {
 			DecayClass:     grimoire.DecayStructural,
 			LastAccessedAt: exportAt,
 			Status:         grimoire.StatusActive,
+			IsBloodstain:   s.bloodstains,
 		}
 		if err := gw.Write(e); err != nil {
 			return err
 		}
 	}
 	return gw.Flush()
+}
+
+// cmdVector writes one row of a case's .npy set as a JSON array of
+// numbers, the query embedding `bardo recall --vector FILE` reads.
+func cmdVector(args []string) error {
+	fs := flag.NewFlagSet("vector", flag.ContinueOnError)
+	dir := fs.String("dir", "", "the case `folder` gen wrote")
+	which := fs.String("which", "queries", "the set: refs or queries")
+	row := fs.Int("row", 0, "the `row` to write")
+	out := fs.String("o", "", "write the vector to `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || *out == "" || (*which != "refs" && *which != "queries") || fs.NArg() > 0 {
+		return fmt.Errorf("usage: bardobench vector -dir DIR -which refs|queries -row N -o FILE.json")
+	}
+	a, err := readNpy(filepath.Join(*dir, *which+".npy"))
+	if err != nil {
+		return err
+	}
+	if len(a.shape) != 2 || a.f32 == nil || *row < 0 || *row >= a.shape[0] {
+		return fmt.Errorf("%s.npy: want a float32 matrix with a row %d", *which, *row)
+	}
+	d := a.shape[1]
+	return writeJSONFile(*out, a.f32[*row*d:(*row+1)*d])
 }

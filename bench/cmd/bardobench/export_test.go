@@ -84,7 +84,7 @@ func TestReportInherit(t *testing.T) {
 	for name, v := range map[string]any{
 		"case.json":  caseInfo{Kind: benchdata.Random, Refs: 100_000, Queries: 2048, Dims: 768},
 		"faiss.json": faissResult{FAISSSeconds: 1, FAISSReps: []float64{1, 3, 2}},
-		"inherit.json": inheritResult{Reviewed: 2080, Admitted: 2048, Reps: []inheritRep{
+		"inherit.json": cmdResult{Reviewed: 2080, Admitted: 2048, Reps: []cmdRep{
 			{WallSeconds: 0.9, CPUSeconds: 1.5, PeakRSSMiB: 500},
 			{WallSeconds: 1.1, CPUSeconds: 1.7, PeakRSSMiB: 700},
 			{WallSeconds: 1.0, CPUSeconds: 1.6, PeakRSSMiB: 600},

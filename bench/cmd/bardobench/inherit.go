@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,84 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 )
-
-// inheritResult is DIR/inherit.json: every timed `bardo inherit BUNDLE
-// --store STORE --dry-run` of a case, the queries' bundle into a store of
-// the references, and what the last one reported.
-type inheritResult struct {
-	Reps []inheritRep `json:"reps"`
-	// From the last rep's bardo.inherit/v1 document: the rows reviewed
-	// (the bundle's entries and reflection items) and admitted.
-	Reviewed           int `json:"reviewed"`
-	Admitted           int `json:"admitted"`
-	SkippedDuplicate   int `json:"skipped_duplicate"`
-	SameAsCandidates   int `json:"same_as_candidates"`
-	ArchivedBelowFloor int `json:"archived_below_floor"`
-}
-
-// inheritRep is one run, as /usr/bin/time -v measured it.
-type inheritRep struct {
-	WallSeconds float64 `json:"wall_seconds"`
-	CPUSeconds  float64 `json:"cpu_seconds"` // user + system
-	PeakRSSMiB  float64 `json:"peak_rss_mib"`
-}
-
-// inheritDoc is the part of bardo inherit's --json document the harness
-// reads.
-type inheritDoc struct {
-	Format  string `json:"format"`
-	Applied bool   `json:"applied"`
-	Reason  string `json:"reason"`
-	Counts  struct {
-		Reviewed           int `json:"reviewed"`
-		Admitted           int `json:"admitted"`
-		SkippedDuplicate   int `json:"skipped_duplicate"`
-		SameAsCandidates   int `json:"same_as_candidates"`
-		ArchivedBelowFloor int `json:"archived_below_floor"`
-	} `json:"counts"`
-}
-
-// cmdInheritRep adds one timed inherit to DIR/inherit.json: its
-// /usr/bin/time -v report and its --json document, which must be a dry
-// run's (nothing applied).
-func cmdInheritRep(args []string) error {
-	fs := flag.NewFlagSet("inheritrep", flag.ContinueOnError)
-	dir := fs.String("dir", "", "the case `folder`")
-	timev := fs.String("timev", "", "the /usr/bin/time -v report of the run")
-	doc := fs.String("result", "", "the run's bardo.inherit/v1 document (--json)")
-	appendRes := fs.Bool("append", false, "add the rep to those of DIR/inherit.json, when there is one")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *dir == "" || *timev == "" || *doc == "" || fs.NArg() > 0 {
-		return fmt.Errorf("usage: bardobench inheritrep -dir DIR -timev FILE -result FILE [-append]")
-	}
-	tv, err := readTimeV(*timev)
-	if err != nil {
-		return err
-	}
-	var d inheritDoc
-	if err := readJSONFile(*doc, &d); err != nil {
-		return err
-	}
-	if d.Format != "bardo.inherit/v1" || d.Applied {
-		return fmt.Errorf("%s: not a dry run's bardo.inherit/v1 document (format %q, applied %v)", *doc, d.Format, d.Applied)
-	}
-	path := filepath.Join(*dir, "inherit.json")
-	var res inheritResult
-	if *appendRes {
-		if err := readJSONFile(path, &res); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-	}
-	res.Reps = append(res.Reps, inheritRep{WallSeconds: tv.seconds, CPUSeconds: tv.cpu, PeakRSSMiB: tv.maxRSS})
-	c := d.Counts
-	res.Reviewed, res.Admitted, res.SkippedDuplicate, res.SameAsCandidates, res.ArchivedBelowFloor =
-		c.Reviewed, c.Admitted, c.SkippedDuplicate, c.SameAsCandidates, c.ArchivedBelowFloor
-	fmt.Fprintf(os.Stderr, "bardo inherit --dry-run: %.3fs wall, %.3fs CPU, peak RSS %.0f MiB; %d reviewed, %d admitted\n",
-		tv.seconds, tv.cpu, tv.maxRSS, c.Reviewed, c.Admitted)
-	return writeJSONFile(path, res)
-}
 
 // median returns the median of xs (the mean of the middle two when their
 // number is even), 0 for none.
@@ -113,11 +34,11 @@ func reportInherit(root string, figures map[string]string) error {
 	type row struct {
 		ci  caseInfo
 		dir string
-		res inheritResult
+		res cmdResult
 	}
 	var rows []row
 	for _, d := range dirs {
-		var res inheritResult
+		var res cmdResult
 		if readJSONFile(filepath.Join(d, "inherit.json"), &res) != nil || len(res.Reps) == 0 {
 			continue
 		}

@@ -1,13 +1,15 @@
 // Command bardobench is the Go side of bardo's benchmark harness
 // (bench/run): it writes the vector sets, times bardo's kernel on them,
-// writes them as Grimoire exports for the inherit benchmark, times
+// writes them as Grimoire exports for the inherit and library benchmarks,
+// records each timed run of a bardo command, times
 // encoding/json decoding an export, runs the bundle pipeline in process
 // under the CPU profiler, and prints the harness's report.
 //
 //	bardobench gen -kind clustered -refs 100000 -queries 2048 -dims 768 -dir DIR
 //	bardobench kernel -dir DIR [-reps 3] [-cpuprofile FILE]
 //	bardobench export -dir DIR -which refs|queries -o FILE.jsonl
-//	bardobench inheritrep -dir DIR -timev FILE -result INHERIT.json [-append]
+//	bardobench vector -dir DIR -which refs|queries -row N -o FILE.json
+//	bardobench cmdrep -dir DIR -name NAME -timev FILE [-result DOC.json -format FORMAT] [-append]
 //	bardobench jsondecode -into structs|map -o RESULT.json EXPORT
 //	bardobench bundle [-cpuprofile FILE] [-memprofile FILE] EXPORT
 //	bardobench count FILE < in > out
@@ -24,14 +26,15 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bardobench gen|kernel|export|inheritrep|jsondecode|bundle|count|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bardobench gen|kernel|export|vector|cmdrep|jsondecode|bundle|count|report [flags]")
 		os.Exit(2)
 	}
 	cmds := map[string]func([]string) error{
 		"gen":        cmdGen,
 		"kernel":     cmdKernel,
 		"export":     cmdExport,
-		"inheritrep": cmdInheritRep,
+		"vector":     cmdVector,
+		"cmdrep":     cmdCmdRep,
 		"jsondecode": cmdJSONDecode,
 		"bundle":     cmdBundle,
 		"report":     cmdReport,

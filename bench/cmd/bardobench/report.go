@@ -45,12 +45,16 @@ func cmdReport(args []string) error {
 	if err := reportBundle(root, figures); err != nil {
 		return err
 	}
+	libraryNames, err := reportLibrary(root, figures)
+	if err != nil {
+		return err
+	}
 	fmt.Println()
-	for _, name := range []string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff",
+	for _, name := range append([]string{"kernel_vs_faiss_random", "kernel_vs_faiss_clustered", "kernel_max_abs_diff",
 		"threshold_vs_faiss_random", "threshold_vs_faiss_clustered", "int8_vs_float32_random", "int8_vs_float32_clustered",
 		"answers_not_exact",
 		"inherit_wall_seconds_random", "inherit_wall_seconds_clustered", "inherit_vs_faiss_random", "inherit_vs_faiss_clustered",
-		"inherit_peak_rss_mib_random", "inherit_peak_rss_mib_clustered", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"} {
+		"inherit_peak_rss_mib_random", "inherit_peak_rss_mib_clustered", "bundle_vs_json_decode", "bundle_peak_rss_mib_1m"}, libraryNames...) {
 		if v, ok := figures[name]; ok {
 			fmt.Printf("%s %s\n", name, v)
 		}
