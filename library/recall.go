@@ -105,7 +105,10 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 	if len(cands) == 0 || len(conds) == 0 {
 		return nil, nil
 	}
-	// One set per model space, and one of every candidate's text.
+	// One set per model space, and one of every candidate's text when a
+	// condition has text: a bare vector meets only the vectors of its
+	// space, and bardo-text/v1 of every record (2 KiB a vector) would cost
+	// a large store more than its model vectors.
 	type space struct {
 		name string
 		dims int
@@ -113,7 +116,6 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 	models := map[space]*similarity.SetBuilder{}
 	modelRows := map[space][]int{} // set index → recs index
 	inModel := make(map[int]space, len(cands))
-	text := similarity.NewSet(textembed.Space, textembed.Dims)
 	for _, i := range cands {
 		r := &recs[i]
 		if sp := (space{r.EmbeddingModel, len(r.Entry.Embedding)}); modelSpace(sp.name, r.Entry.Embedding) {
@@ -122,21 +124,18 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 				b = similarity.NewSet(sp.name, sp.dims)
 				models[sp] = b
 			}
-			if _, err := b.Add(r.Entry.Embedding); err != nil {
+			// recs outlive the search: the set holds their vectors.
+			if _, err := b.AddShared(r.Entry.Embedding); err != nil {
 				return nil, fmt.Errorf("entry %q: %w", r.Entry.ID, err)
 			}
 			modelRows[sp] = append(modelRows[sp], i)
 			inModel[i] = sp
-		}
-		if _, err := text.Add(textembed.Embed(r.Entry.Content)); err != nil {
-			return nil, fmt.Errorf("entry %q: %w", r.Entry.ID, err)
 		}
 	}
 	sets := make(map[space]*similarity.Set, len(models))
 	for sp, b := range models {
 		sets[sp] = b.Build()
 	}
-	textSet := text.Build()
 	found := map[int]best{}
 	consider := func(i, ci int, cos float64, compared string) {
 		if cos <= above {
@@ -173,7 +172,16 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 	for sp, qs := range modelQueries {
 		modelMatches[sp] = sets[sp].WithinEach(qs, above)
 	}
-	textMatches := textSet.WithinEach(textQueries, above)
+	var textMatches [][]similarity.Match
+	if len(textQueries) > 0 {
+		text := similarity.NewSet(textembed.Space, textembed.Dims)
+		for _, i := range cands {
+			if _, err := text.AddShared(textembed.Embed(recs[i].Entry.Content)); err != nil {
+				return nil, fmt.Errorf("entry %q: %w", recs[i].Entry.ID, err)
+			}
+		}
+		textMatches = text.Build().WithinEach(textQueries, above)
+	}
 	for ci := range conds {
 		c := &conds[ci]
 		sp := space{c.Space, len(c.Vector)}
