@@ -217,6 +217,20 @@ func (s *Set) sketchAndAssign(k *kernel, workers int, live []int, cents []float3
 	return sk, sd, near
 }
 
+// leafMinCos returns a leaf's minCos: the least float32 score of its
+// centroid cent against lanes [a, z) of panels, less e and boundSlack.
+func leafMinCos(k *kernel, cent, panels []float32, a, z, d int, e float64) float64 {
+	np := len(panels) / (panelWidth * d)
+	out := make([]float32, np*panelWidth)
+	rmax := make([]float32, panelWidth)
+	k.block(out, len(out), rmax, cent, 1, panels, np, d)
+	low := float32(math.Inf(1))
+	for _, x := range out[a:z] {
+		low = min(low, x)
+	}
+	return float64(low) - e - boundSlack
+}
+
 // finishIndex packs the references in the order of the leaves (the zero
 // vectors last), computing each leaf's centroid as it goes, then scores
 // each member of a leaf against its centroid with kernel k for the leaf's
@@ -225,23 +239,29 @@ func (s *Set) sketchAndAssign(k *kernel, workers int, live []int, cents []float3
 func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) *layout {
 	d := s.dims
 	e := margin(d) / 2
-	lay := &layout{panels: make([]float32, panelCount(s.n)*panelWidth*d), order: order}
+	lay := &layout{order: order}
 	cents := make([]float32, len(leaves)*d)
 	sums := make([][]float32, workers)
 	// With an int8 kernel, the int8 form in the layout's order too, from
 	// the same unit rows: the bits quantizeRows gives (see indexQuant).
+	// Its searches score the codes, so the float32 panels wait until a
+	// float32 search needs them (layout.panelsOf), and each leaf's unit
+	// rows go to a worker's scratch panels, aligned to the leaf, for its
+	// minCos alone.
 	var qs *quantSet
 	if k.quant != nil && s.quantizable() {
 		qs = newQuantSet(s.n, d, 0)
 		for pos := len(order) - 1; pos >= 0 && s.sumSq[order[pos]] == 0; pos-- {
 			quantizeUnit(k.quant, qs.codes[pos*qs.dp:(pos+1)*qs.dp], nil, 0, 0) // a zero vector: code 0
 		}
+		lay.src = s
+	} else {
+		lay.panels = make([]float32, panelCount(s.n)*panelWidth*d)
 	}
 	// Each worker writes a leaf's unit rows a run of one panel at a time:
-	// the rows of the run into bufs[w], then the panel's columns, each
-	// run's slice of a column at once (a panel is column-major, 16 rows
-	// wide, and a row written straight into it touches d cache lines).
+	// the rows of the run into bufs[w], then the panel's columns.
 	bufs := make([][]float32, workers)
+	leafPanels := make([][]float32, workers)
 	parallel(workers, len(leaves), func(w, i int) {
 		if sums[w] == nil {
 			sums[w] = make([]float32, d)
@@ -249,8 +269,18 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 		}
 		sum, buf := sums[w], bufs[w]
 		clear(sum)
-		for run := leaves[i].lo; run < leaves[i].hi; {
-			end := min(leaves[i].hi, (run/panelWidth+1)*panelWidth)
+		lo, hi := leaves[i].lo, leaves[i].hi
+		dst, base := lay.panels, 0 // the panels the rows go to, and the position of their first lane
+		if qs != nil {
+			size := panelCount(hi-lo) * panelWidth * d
+			if cap(leafPanels[w]) < size {
+				leafPanels[w] = make([]float32, size)
+			}
+			dst, base = leafPanels[w][:size], lo
+			clear(dst[size-panelWidth*d:]) // the last panel's lanes past the leaf
+		}
+		for run := lo; run < hi; {
+			end := min(hi, base+((run-base)/panelWidth+1)*panelWidth)
 			for pos := run; pos < end; pos++ {
 				r := int(order[pos])
 				row := buf[(pos-run)*d : (pos-run+1)*d]
@@ -270,30 +300,23 @@ func (s *Set) finishIndex(k *kernel, workers int, order []int32, leaves []leaf) 
 					sum[kk] += u
 				}
 			}
-			panel := lay.panels[run/panelWidth*panelWidth*d:]
-			col, w := run%panelWidth, end-run
-			for kk := range d {
-				dst := panel[kk*panelWidth+col : kk*panelWidth+col+w]
-				for j := range dst {
-					dst[j] = buf[j*d+kk]
-				}
-			}
+			transposeInto(dst[(run-base)/panelWidth*panelWidth*d:], buf, (run-base)%panelWidth, end-run, d)
 			run = end
 		}
 		unitInto(cents[i*d:(i+1)*d], sum, sumSq64(sum))
-	})
-	parallel(workers, len(leaves), func(_, i int) {
-		lf := &leaves[i]
-		pa, pz := lf.lo/panelWidth, panelCount(lf.hi)
-		out := make([]float32, (pz-pa)*panelWidth)
-		rmax := make([]float32, panelWidth)
-		k.block(out, len(out), rmax, cents[i*d:(i+1)*d], 1, lay.panels[pa*panelWidth*d:pz*panelWidth*d], pz-pa, d)
-		low := float32(math.Inf(1))
-		for _, x := range out[lf.lo-pa*panelWidth : lf.hi-pa*panelWidth] {
-			low = min(low, x)
+		if qs != nil {
+			leaves[i].minCos = leafMinCos(k, cents[i*d:(i+1)*d], dst, 0, hi-lo, d, e)
 		}
-		lf.minCos = float64(low) - e - boundSlack
 	})
+	if qs == nil {
+		// A panel may hold the ends of two leaves: every leaf is written
+		// before any is scored.
+		parallel(workers, len(leaves), func(_, i int) {
+			lf := &leaves[i]
+			pa := lf.lo / panelWidth
+			lf.minCos = leafMinCos(k, cents[i*d:(i+1)*d], lay.panels[pa*panelWidth*d:panelCount(lf.hi)*panelWidth*d], lf.lo-pa*panelWidth, lf.hi-pa*panelWidth, d, e)
+		})
+	}
 	zeroLo := 0
 	if len(leaves) > 0 {
 		zeroLo = leaves[len(leaves)-1].hi

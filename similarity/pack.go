@@ -32,12 +32,11 @@ func unitInto(dst, v []float32, ss float64) {
 // panels pa to pz of the layout. Positions past n are zero.
 func (s *Set) packPanels(panels []float32, order []int32, pa, pz int) {
 	d := s.dims
-	row := make([]float32, d)
+	buf := make([]float32, panelWidth*d) // a panel's rows, then its columns at once
 	for p := pa; p < pz; p++ {
-		dst := panels[p*panelWidth*d : (p+1)*panelWidth*d]
 		for j := range panelWidth {
-			pos := p*panelWidth + j
-			if pos >= s.n {
+			row := buf[j*d : (j+1)*d]
+			if pos := p*panelWidth + j; pos >= s.n {
 				clear(row)
 			} else {
 				r := pos
@@ -46,9 +45,20 @@ func (s *Set) packPanels(panels []float32, order []int32, pa, pz int) {
 				}
 				unitInto(row, s.Vector(r), s.sumSq[r])
 			}
-			for k, x := range row {
-				dst[k*panelWidth+j] = x
-			}
+		}
+		transposeInto(panels[p*panelWidth*d:(p+1)*panelWidth*d], buf, 0, panelWidth, d)
+	}
+}
+
+// transposeInto writes w rows of d components (buf, row-major) into lanes
+// col to col+w of a panel (column-major, panelWidth lanes): a column's
+// slice at a time, where a row written straight into the panel touches d
+// cache lines.
+func transposeInto(panel, buf []float32, col, w, d int) {
+	for k := range d {
+		dst := panel[k*panelWidth+col : k*panelWidth+col+w]
+		for j := range dst {
+			dst[j] = buf[j*d+k]
 		}
 	}
 }

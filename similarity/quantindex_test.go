@@ -244,3 +244,75 @@ func TestQuantIndexAfterFloat32Index(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat32AfterQuantIndex: an int8 search that builds the cluster index
+// packs no float32 panels (its working set is the codes), and a float32
+// search of the same set afterwards (WithinEach, Within of one query)
+// packs them then and answers as brute force does.
+func TestFloat32AfterQuantIndex(t *testing.T) {
+	const n, dims = 4500, 67
+	refs, queries := quantIndexCase(n, dims)
+	indexTest.skipSize = true
+	defer func() { indexTest.skipSize = false }()
+	defer SetImpl(Impl())
+	for _, k := range quantKernels(t) {
+		if err := SetImpl(k.name); err != nil {
+			t.Fatal(err)
+		}
+		s := setOf(t, dims, refs)
+		for i, m := range s.MaxCos(queries) {
+			if want := bruteMax(refs, queries[i]); m != want {
+				t.Errorf("%s query %d: MaxCos = %+v, want %+v", k.name, i, m, want)
+			}
+		}
+		lay := s.lay.Load()
+		if lay == nil || lay.index == nil || lay.index.quant.qs == nil {
+			t.Fatalf("%s: the int8 search built no index with an int8 form", k.name)
+		}
+		if lay.panels != nil {
+			t.Errorf("%s: the int8 search packed the float32 panels", k.name)
+		}
+		const floor = 0.5
+		got := s.WithinEach(queries, floor)
+		found := 0
+		for i, q := range queries {
+			found += len(got[i])
+			var want []Match
+			for j, r := range refs {
+				if c := Cosine64(q, r); c >= floor {
+					want = append(want, Match{Index: j, Cos: c})
+				}
+			}
+			if !sameMatches(got[i], want) {
+				t.Errorf("%s query %d: WithinEach = %v, want %v", k.name, i, got[i], want)
+			}
+			if one := s.Within(q, floor); !sameMatches(one, want) {
+				t.Errorf("%s query %d: Within = %v, want %v", k.name, i, one, want)
+			}
+		}
+		if lay.panels == nil {
+			t.Errorf("%s: a float32 search of the set packed no panels", k.name)
+		}
+		if found == 0 {
+			t.Errorf("%s: no match at %v: the test compares nothing", k.name, floor)
+		}
+	}
+}
+
+// sameMatches reports whether a and b hold the same matches, in any order.
+func sameMatches(a, b []Match) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	key := func(m Match) [2]uint64 { return [2]uint64{uint64(m.Index), math.Float64bits(m.Cos)} }
+	seen := map[[2]uint64]int{}
+	for _, m := range a {
+		seen[key(m)]++
+	}
+	for _, m := range b {
+		if seen[key(m)]--; seen[key(m)] < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -138,7 +138,7 @@ func (sc *scratch) scan(k *kernel, lay *layout, dims int, qps []queryPanel, ids 
 		pe := min(pb+bp, panelCount(hi))
 		np := pe - pb
 		ldo := np * panelWidth
-		rp := lay.panels[pb*panelWidth*dims : pe*panelWidth*dims]
+		rp := lay.panelsOf()[pb*panelWidth*dims : pe*panelWidth*dims]
 		base := pb * panelWidth
 		ja, jz := max(lo, base)-base, min(hi, pe*panelWidth)-base
 		for _, qp := range qps {
