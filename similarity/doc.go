@@ -171,8 +171,12 @@
 // centroids, and score the members of the leaves they visit in int8. The
 // set's int8 form is then in the layout's order, leaf after leaf, so that
 // a leaf's codes are contiguous, made from the unit rows the index packs
-// as it packs them (the same bits as quantizing each reference alone);
-// the queries visiting a leaf are
+// as it packs them (the same bits as quantizing each reference alone).
+// Such a layout holds no float32 panels of the references: a leaf's unit
+// rows go to scratch panels for its minCos (each lane's score is the
+// same bits in any panel), and the layout's panels are packed, in its
+// order, only when a float32 search of the set first needs them (Within
+// of one query, WithinEach). The queries visiting a leaf are
 // scored four at a time, as the int8 kernels take them, in batches of
 // 1024 queries so that the groups fill. Each query keeps, as a full int8
 // scan does, L = the largest lower bound lo_r = A_r − B_r of the
