@@ -174,6 +174,38 @@ func (s *Store) EachEntry(ctx context.Context, fn func(*Row) error) error {
 	return eachEntry(ctx, s.db, fn)
 }
 
+// EachKnowledge calls fn for every row in id order (bytewise) with what
+// clade knowledge takes of it (package clade): an entry holding only its
+// id, content and status, and its embedding, with the embedding's model
+// ("" when it has none). Each entry and embedding is fresh, fn's to keep.
+// It reads four columns where EachEntry reads every one and each row's
+// review flags: for novelty against a large store.
+func (s *Store) EachKnowledge(ctx context.Context, fn func(e *grimoire.Entry, model string) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, m.model, m.vector
+		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e := &grimoire.Entry{Type: grimoire.TypeEntry}
+		var model sql.NullString
+		var vec sql.RawBytes // unpacked before the next row: no copy of the bytes
+		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &model, &vec); err != nil {
+			return err
+		}
+		if model.Valid {
+			if e.Embedding, err = unpackF32(vec); err != nil {
+				return fmt.Errorf("entry %q: embedding: %w", e.ID, err)
+			}
+		}
+		if err := fn(e, model.String); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 func eachEntry(ctx context.Context, q querier, fn func(*Row) error) error {
 	rows, err := q.QueryContext(ctx, `SELECT `+prefixed("g.", entryColumns)+`, m.model, m.vector,
 		(SELECT json_group_array(flag) FROM (SELECT flag FROM review_flags f WHERE f.entry_id=g.id ORDER BY flag))

@@ -99,6 +99,19 @@ func TestInsertEntryRoundTrip(t *testing.T) {
 	if d := cmp.Diff([]*Row{want}, streamed); d != "" {
 		t.Errorf("EachEntry (-inserted +read):\n%s", d)
 	}
+	// EachKnowledge: the same row's id, content, status and embedding.
+	var known []*grimoire.Entry
+	var models []string
+	if err := s.EachKnowledge(ctx, func(e *grimoire.Entry, model string) error {
+		known, models = append(known, e), append(models, model)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantKnown := &grimoire.Entry{Type: grimoire.TypeEntry, ID: want.ID, Content: want.Content, Status: want.Status, Embedding: want.Embedding}
+	if d := cmp.Diff([]*grimoire.Entry{wantKnown}, known); d != "" || len(models) != 1 || models[0] != want.EmbeddingModel {
+		t.Errorf("EachKnowledge (-want +read), model %q, want %q:\n%s", models, want.EmbeddingModel, d)
+	}
 	mustBeSound(t, s)
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/bardo-golem/bardo/filekind"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/novelty"
-	"github.com/bardo-golem/bardo/store"
 )
 
 // cladeSource is one --clade source once loaded.
@@ -104,7 +103,7 @@ func addStore(l *clade.Loader, path, name string) error {
 	}
 	defer st.Close()
 	_, err = l.AddStore(name, func(add func(*grimoire.Entry, string) error) error {
-		return st.EachEntry(ctx, func(r *store.Row) error { return add(&r.Entry, r.EmbeddingModel) })
+		return st.EachKnowledge(ctx, add)
 	})
 	return err
 }
