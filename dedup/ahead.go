@@ -52,15 +52,16 @@ func (e *engine) textBest(i int, floor float64) match {
 		}
 		if j := i - e.ahead.from; e.ahead.searched[j] {
 			best = e.ahead.best[j]
-			q := c.textVector()
-			for ix, n := range e.ahead.sizes {
-				if e.meets(c, ix) {
-					best = better(best, ix.bestAfter(q, max(floor, best.cos), n))
+			// The rows indexed since the batch began: those of the indexes
+			// it saw, past their sizes then, and of the ones made since.
+			// The engine's goroutine runs this, so the indexes' own
+			// scratch is free.
+			for g, ix := range e.text {
+				if !meets(c, g) {
+					continue
 				}
-			}
-			for g, ix := range e.text { // indexes made since the batch began
-				if _, old := e.ahead.sizes[ix]; !old && e.meetsGroup(c, g) {
-					best = better(best, ix.bestAfter(q, max(floor, best.cos), 0))
+				if n, old := e.ahead.sizes[ix]; !old || n < ix.len() {
+					best = better(best, ix.search.bestAfter(ix, c.textVector(), max(floor, best.cos), n))
 				}
 			}
 			return best
@@ -69,23 +70,17 @@ func (e *engine) textBest(i int, floor float64) match {
 	// better is a total order on (cosine, row), so the order in which the
 	// groups are visited does not matter.
 	for g, ix := range e.text {
-		if e.meetsGroup(c, g) && ix.len() > 0 {
+		if meets(c, g) && ix.len() > 0 {
 			best = better(best, ix.best(c.textVector(), max(floor, best.cos)))
 		}
 	}
 	return best
 }
 
-// meetsGroup reports whether candidate c is compared with the rows of
-// text group g.
-func (e *engine) meetsGroup(c *candidate, g group) bool {
-	return g.pol == c.pol && (c.key == (spaceKey{}) || g.key != c.key)
-}
-
 // meets reports whether candidate c is compared with the rows of text
-// index ix.
-func (e *engine) meets(c *candidate, ix *textIndex) bool {
-	return e.meetsGroup(c, ix.group)
+// group g.
+func meets(c *candidate, g group) bool {
+	return g.pol == c.pol && (c.key == (spaceKey{}) || g.key != c.key)
 }
 
 // lookAhead searches the candidates from i on, a batch of them, against
@@ -127,13 +122,13 @@ func (e *engine) lookAhead(i int) {
 func (e *engine) searchAhead(s *textSearch, j int) {
 	a := &e.ahead
 	c := e.cands[j]
-	q := c.textVector()
 	best := e.known(j)
 	floor := max(SameAsFrom, best.cos)
 	for ix := range a.sizes {
-		if !e.meets(c, ix) || ix.len() == 0 {
+		if !meets(c, ix.group) || ix.len() == 0 {
 			continue
 		}
+		q := c.textVector() // made once, by the first index it meets
 		if !ix.readOnly(q) {
 			return // searched at its turn
 		}

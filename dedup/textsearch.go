@@ -9,7 +9,7 @@ import (
 )
 
 // textSearch is the scratch of a search of a textIndex: one per goroutine
-// that searches it, the index itself unchanged while they do (prepare).
+// that searches it, the index itself unchanged while they do (readOnly).
 type textSearch struct {
 	mark   []uint32 // per text row, the stamp of the last pass that met it, plus its hits (hitMask)
 	stamp  uint32
@@ -66,22 +66,15 @@ func (s *textSearch) best(x *textIndex, q sparse, floor float64) match {
 	}
 	qsk, qn := sketchOf(q)
 	k, _ := patternLevel(q, sq, x.tau, x.top)
-	for i, b := range q.idx {
-		s.dense[b] = float64(q.val[i])
-	}
-	defer func() {
-		for _, b := range q.idx {
-			s.dense[b] = 0
-		}
-	}()
+	defer s.load(q)()
 	// Only a row at least as close as the best so far can change the
 	// answer: the classes shrink as the best rises (tighten).
 	t := s.tightening(x, q, sq, floor)
 	check := func(r int32) {
 		s.work.checked++
 		m := &x.meta[r]
-		if need := qn - max(t.query, int(t.class[m.class])) + 1; need > 0 && sketchShared(&qsk, &m.sk) < need {
-			return // lemma 4 on the sketches
+		if sketchCannot(&qsk, qn, max(t.query, int(t.class[m.class])), m) {
+			return
 		}
 		s.work.compared++
 		if cos := cosine(s.dotDense(x, m), sq, m.sumSq); cos >= floor {
@@ -272,7 +265,7 @@ func (s *textSearch) dotDense(x *textIndex, m *textRow) float64 {
 // bestAfter is best over text rows from and after: by comparing each with q
 // (lemma 4 on the sketches, then exactly), for the few rows indexed since a
 // look-ahead began (ahead.go).
-func (x *textIndex) bestAfter(q sparse, floor float64, from int) match {
+func (s *textSearch) bestAfter(x *textIndex, q sparse, floor float64, from int) match {
 	best := match{idx: -1}
 	sq := q.sumSq()
 	if sq == 0 || from >= len(x.meta) {
@@ -280,34 +273,35 @@ func (x *textIndex) bestAfter(q sparse, floor float64, from int) match {
 	}
 	qsk, qn := sketchOf(q)
 	qc := patternClass(q, sq, x.tau)
+	defer s.load(q)()
 	for r := from; r < len(x.meta); r++ {
 		m := &x.meta[r]
-		if need := qn - max(qc, int(m.class)) + 1; need > 0 && sketchShared(&qsk, &m.sk) < need {
+		if sketchCannot(&qsk, qn, max(qc, int(m.class)), m) {
 			continue
 		}
-		if cos := cosine(x.dotComps(q, m), sq, m.sumSq); cos >= floor {
+		if cos := cosine(s.dotDense(x, m), sq, m.sumSq); cos >= floor {
 			best = better(best, match{int(m.global), cos})
 		}
 	}
 	return best
 }
 
-// dotComps is dot(q, the text row of m).
-func (x *textIndex) dotComps(q sparse, m *textRow) float64 {
-	var d float64
-	cs := x.comps[m.start:m.end]
-	i, j := 0, 0
-	for i < len(q.idx) && j < len(cs) {
-		switch {
-		case q.idx[i] < cs[j].bucket:
-			i++
-		case q.idx[i] > cs[j].bucket:
-			j++
-		default:
-			d += float64(float64(q.val[i]) * float64(cs[j].val))
-			i++
-			j++
+// load puts q in s.dense and returns what takes it out again.
+func (s *textSearch) load(q sparse) (unload func()) {
+	for i, b := range q.idx {
+		s.dense[b] = float64(q.val[i])
+	}
+	return func() {
+		for _, b := range q.idx {
+			s.dense[b] = 0
 		}
 	}
-	return d
+}
+
+// sketchCannot reports whether lemma 4 on the sketches rules out the row
+// of m for a query of sketch qsk over qn groups, c the larger of the two
+// classes: the row shares fewer groups than qn − c + 1.
+func sketchCannot(qsk *sketch, qn, c int, m *textRow) bool {
+	need := qn - c + 1
+	return need > 0 && sketchShared(qsk, &m.sk) < need
 }
