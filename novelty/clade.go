@@ -87,7 +87,7 @@ func checkVector(space string, v []float32, dims int) error {
 	// branches, and a second only to name a bad component.
 	var ss float64
 	for _, x := range v {
-		ss += float64(x) * float64(x)
+		ss += float64(float64(x) * float64(x))
 	}
 	if !math.IsNaN(ss) && !math.IsInf(ss, 0) {
 		return nil
@@ -215,7 +215,11 @@ func (c *Clade) othersOf(space string) *indexed {
 			in = in[1:]
 			continue
 		}
-		mustAdd(b, c.textVector(n))
+		if c.text != nil { // embedded already for the items without a vector
+			mustAdd(b, c.text.Vector(n))
+		} else {
+			mustAdd(b, c.textVector(n))
+		}
 		o.entries = append(o.entries, n)
 	}
 	o.set = b.Build()
