@@ -113,9 +113,6 @@ func (p *prefixIndex) walk(cs []comp, lens *[maxLevel + 1]int, meet func([]int32
 	}
 }
 
-// bitWords is the length of a bucket bitmap.
-const bitWords = textembed.Dims / 64
-
 // maxLevel is the most prefix buckets a row is listed under together.
 const maxLevel = 2
 
@@ -400,9 +397,10 @@ func (x *textIndex) add(global int, v sparse) {
 		x.meta = append(x.meta, m)
 		return // cosine 0 with everything: never a match
 	}
-	m.class = uint8(patternClass(v, ss, x.tau))
+	k, c := patternLevel(v, ss, x.tau, x.top)
+	m.class = uint8(c) // patternClass's, at most maxClass
 	x.meta = append(x.meta, m)
-	if k, c := patternLevel(v, ss, x.tau, x.top); k > 0 {
+	if k > 0 {
 		x.hashes = x.pat.add(v, r, k, c, x.top, &x.hs, x.hashes)
 	} else {
 		cs, lens := x.cut(v, ss)
