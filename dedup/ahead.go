@@ -41,6 +41,25 @@ func aheadWorkers(candidates int) int {
 	return 0
 }
 
+// embedAll makes the bardo-text/v1 vector of each of cs, on workers
+// goroutines when there are any: each candidate's by one of them.
+func embedAll(cs []*candidate, workers int) {
+	if workers == 0 {
+		return // made on first use
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := w; j < len(cs); j += workers {
+				cs[j].textVector()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // textBest returns candidate i's best text match, ties to the lower row,
 // among the rows of the text indexes its group meets, at floor or above.
 func (e *engine) textBest(i int, floor float64) match {

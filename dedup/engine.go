@@ -168,19 +168,22 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 		}
 	}
 	e.textTop = 1
-	texting := 0
+	var texting []*candidate
 	for _, c := range cands {
 		if e.needsText(group{c.key, c.pol}) {
-			texting++
-			v := c.textVector()
-			count(v)
-			if ss := v.sumSq(); ss != 0 {
-				k, _ := patternLevel(v, ss, SameAsFrom-prefixMargin, maxTop)
-				e.textTop = max(e.textTop, k)
-			}
+			texting = append(texting, c)
 		}
 	}
-	e.workers = aheadWorkers(texting)
+	e.workers = aheadWorkers(len(texting))
+	embedAll(texting, e.workers)
+	for _, c := range texting {
+		v := c.textVector()
+		count(v)
+		if ss := v.sumSq(); ss != 0 {
+			k, _ := patternLevel(v, ss, SameAsFrom-prefixMargin, maxTop)
+			e.textTop = max(e.textTop, k)
+		}
+	}
 	// One bucket order for every text index, fixed before the first row.
 	e.rank = rankByFrequency(&df)
 	for _, t := range texts {
