@@ -8,7 +8,7 @@ import (
 
 // Problem is one thing Check found wrong.
 type Problem struct {
-	Check  string // which check: integrity, foreign_keys, schema, provenance, counts, embeddings, values
+	Check  string // which check: integrity, foreign_keys, schema, provenance, counts, embeddings, vectors, values
 	Detail string
 	// More > 0 marks the line that stands for the problems of one check
 	// query beyond the first maxProblems: Detail is "and More more".
@@ -61,8 +61,8 @@ func (l *problemList) close() {
 // the schema version, that every row was created by a recorded activity
 // and linked to it, that each activity's recorded counts agree with the
 // rows linked to it, that the store's parent bundle was applied, that
-// embeddings are whole vectors of one length per space, and that values
-// are in range. It never writes; nil means the store is sound.
+// embeddings are whole vectors of one length per space, that the vectors
+// at rest are theirs (checkVectors), and that values are in range. It never writes; nil means the store is sound.
 func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 	var out []Problem
 	add := func(check, format string, args ...any) {
@@ -90,6 +90,9 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 			}
 		}
 		if err := s.checkParent(ctx, q, add); err != nil {
+			return err
+		}
+		if err := checkVectors(ctx, q, &out); err != nil {
 			return err
 		}
 		return checkCounts(ctx, q, &out)

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"regexp"
 	"slices"
-	"sync"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"modernc.org/sqlite"
@@ -56,24 +59,38 @@ func sqliteIOError(err error) error {
 	return nil
 }
 
-// tableNames are the tables the migrations create, read from them once:
-// the schema's own list, in one place.
-var tableNames = sync.OnceValue(func() []string {
-	re := regexp.MustCompile(`(?i)CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)`)
+// tableNames are the tables the migrations up to the schema version leave,
+// read from them: the schema's own list, in one place.
+func tableNames() []string {
 	names, _ := fs.Glob(schema.fsys, "migrations/*.sql")
-	var out []string
+	have := map[string]bool{}
 	for _, n := range names {
+		if v, err := strconv.Atoi(strings.SplitN(path.Base(n), "_", 2)[0]); err != nil || v > schema.version {
+			continue
+		}
 		b, err := fs.ReadFile(schema.fsys, n)
 		if err != nil {
 			continue
 		}
-		for _, m := range re.FindAllSubmatch(b, -1) {
-			out = append(out, string(m[1]))
+		for _, m := range tableStatement.FindAllSubmatch(b, -1) {
+			verb, name, to := strings.ToUpper(string(m[1])), string(m[2]), string(m[3])
+			switch {
+			case strings.HasPrefix(verb, "CREATE"):
+				have[name] = true
+			case strings.HasPrefix(verb, "DROP"):
+				delete(have, name)
+			case to != "":
+				delete(have, name)
+				have[to] = true
+			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
-})
+	return slices.Sorted(maps.Keys(have))
+}
+
+// tableStatement finds the statements of a migration that create, drop
+// and rename tables.
+var tableStatement = regexp.MustCompile(`(?i)(CREATE TABLE (?:IF NOT EXISTS )?|DROP TABLE (?:IF EXISTS )?|ALTER TABLE )([a-z_0-9]+)(?: RENAME TO ([a-z_0-9]+))?`)
 
 // checkTables refuses a store whose schema lost a table (dropped by hand,
 // a damaged file): every query on it would fail with raw SQL.

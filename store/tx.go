@@ -64,7 +64,14 @@ func (s *Store) writeTx(ctx context.Context, fn func(*writeTx) error) error {
 	if err != nil {
 		return classify(err)
 	}
-	if err := fn(&writeTx{tx: tx, s: s}); err != nil {
+	t := &writeTx{tx: tx, s: s}
+	if err := fn(t); err != nil {
+		tx.Rollback()
+		return classify(err)
+	}
+	// Every write ends by bringing the vectors at rest up to date, in the
+	// same transaction (vectors.go).
+	if err := t.syncVectors(ctx); err != nil {
 		tx.Rollback()
 		return classify(err)
 	}

@@ -1,0 +1,560 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/bardo-golem/bardo/similarity"
+)
+
+// This file keeps the vectors at rest in the similarity kernel's int8 form
+// (schema 5: vector_blocks; the format is VECTORS.md) and searches them
+// there, a block at a time, so that a search holds a bounded working set
+// whatever the store's size.
+
+// blockRows is the most vectors a block holds.
+const blockRows = 2048
+
+// boundsSize is the bytes of one vector's bounds in a block.
+const boundsSize = 4 * 8
+
+// vectorGroup is the key of a run of blocks: one space and one polarity.
+type vectorGroup struct {
+	model    string
+	dims     int
+	polarity string
+}
+
+// openBlock is a block being written: the group's last, or a new one.
+type openBlock struct {
+	id     int64 // its row; 0 for a new block
+	g      vectorGroup
+	seqs   []int64
+	codes  []byte
+	bounds []byte
+	dirty  bool
+}
+
+func (b *openBlock) n() int { return len(b.seqs) }
+
+// hasVectorBlocks reports whether the transaction's schema keeps vectors
+// at rest (schema 5 on; a test may hold a store at an older one).
+func hasVectorBlocks(ctx context.Context, q querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='vector_blocks'").Scan(&n)
+	return n > 0, err
+}
+
+// vectorsThrough reads the highest seq the blocks hold.
+func vectorsThrough(ctx context.Context, q querier) (int64, error) {
+	var v string
+	if err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key='vectors_through'").Scan(&v); err != nil {
+		return 0, fmt.Errorf("%w: meta vectors_through: %v; restore the store from a backup", ErrCorrupt, err)
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%w: meta vectors_through %q; restore the store from a backup", ErrCorrupt, v)
+	}
+	return n, nil
+}
+
+// syncVectors brings the blocks up to date with embeddings, in the
+// transaction: it takes out the vectors deleted since (vector_deletions,
+// filled by a trigger) and appends those added (seq above
+// vectors_through) to their group's last block, or new ones. Every write
+// transaction ends with it, so a writer cannot forget it.
+func (t *writeTx) syncVectors(ctx context.Context) error {
+	if ok, err := hasVectorBlocks(ctx, t.tx); err != nil || !ok {
+		return err
+	}
+	through, err := vectorsThrough(ctx, t.tx)
+	if err != nil {
+		return err
+	}
+	if err := t.dropDeletedVectors(ctx, through); err != nil {
+		return err
+	}
+	last, err := t.appendVectors(ctx, through)
+	if err != nil || last == through {
+		return err
+	}
+	_, err = t.exec(ctx, "UPDATE meta SET value=? WHERE key='vectors_through'", strconv.FormatInt(last, 10))
+	return err
+}
+
+// dropDeletedVectors rewrites each block that held a deleted vector
+// without it (removing a block left empty), and empties vector_deletions.
+func (t *writeTx) dropDeletedVectors(ctx context.Context, through int64) error {
+	rows, err := t.tx.QueryContext(ctx, "SELECT seq, model, dims FROM vector_deletions WHERE seq <= ? ORDER BY seq", through)
+	if err != nil {
+		return err
+	}
+	type del struct {
+		seq  int64
+		g    vectorGroup
+		body string
+	}
+	var dels []del
+	for rows.Next() {
+		var d del
+		if err := rows.Scan(&d.seq, &d.g.model, &d.g.dims); err != nil {
+			rows.Close()
+			return err
+		}
+		dels = append(dels, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	blocks := map[int64]*openBlock{}
+	var order []int64
+	for _, d := range dels {
+		found := false
+		for _, pol := range []string{"positive", "negative"} {
+			g := d.g
+			g.polarity = pol
+			b, err := t.blockHolding(ctx, g, d.seq, blocks)
+			if err != nil {
+				return err
+			}
+			if b == nil {
+				continue
+			}
+			if !b.dirty {
+				order = append(order, b.id)
+			}
+			b.remove(d.seq, similarity.CodeLen(g.dims))
+			found = true
+			break
+		}
+		if !found {
+			return fmt.Errorf("%w: the deleted vector %d of space %q (%d dims) is in no block; run bardo check, then restore the store from a backup", ErrCorrupt, d.seq, d.g.model, d.g.dims)
+		}
+	}
+	for _, id := range order {
+		if err := t.writeBlock(ctx, blocks[id]); err != nil {
+			return err
+		}
+	}
+	_, err = t.exec(ctx, "DELETE FROM vector_deletions")
+	return err
+}
+
+// blockHolding returns the block of group g that holds seq (from cache
+// when read before), or nil.
+func (t *writeTx) blockHolding(ctx context.Context, g vectorGroup, seq int64, cache map[int64]*openBlock) (*openBlock, error) {
+	var id int64
+	err := t.queryRow(ctx, `SELECT id FROM vector_blocks WHERE model=? AND dims=? AND polarity=? AND first_seq<=?
+		ORDER BY first_seq DESC LIMIT 1`, g.model, g.dims, g.polarity, seq).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := cache[id]
+	if b == nil {
+		if b, err = t.readBlock(ctx, id, g); err != nil {
+			return nil, err
+		}
+		cache[id] = b
+	}
+	if _, ok := slices.BinarySearch(b.seqs, seq); !ok {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// readBlock reads block id of group g whole.
+func (t *writeTx) readBlock(ctx context.Context, id int64, g vectorGroup) (*openBlock, error) {
+	var seqs, codes, bounds []byte
+	if err := t.queryRow(ctx, "SELECT seqs, codes, bounds FROM vector_blocks WHERE id=?", id).Scan(&seqs, &codes, &bounds); err != nil {
+		return nil, err
+	}
+	ss, err := decodeSeqs(seqs)
+	if err != nil {
+		return nil, fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
+	}
+	dp := similarity.CodeLen(g.dims)
+	if len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
+		return nil, fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(ss), len(codes), len(bounds))
+	}
+	return &openBlock{id: id, g: g, seqs: ss, codes: codes, bounds: bounds}, nil
+}
+
+// remove takes seq out of the block.
+func (b *openBlock) remove(seq int64, dp int) {
+	j, _ := slices.BinarySearch(b.seqs, seq)
+	b.seqs = slices.Delete(b.seqs, j, j+1)
+	b.codes = slices.Delete(b.codes, j*dp, (j+1)*dp)
+	b.bounds = slices.Delete(b.bounds, j*boundsSize, (j+1)*boundsSize)
+	b.dirty = true
+}
+
+// writeBlock stores b: inserted when new, rewritten when it changed,
+// removed when empty.
+func (t *writeTx) writeBlock(ctx context.Context, b *openBlock) error {
+	var err error
+	switch {
+	case b.n() == 0 && b.id != 0:
+		_, err = t.exec(ctx, "DELETE FROM vector_blocks WHERE id=?", b.id)
+	case b.n() == 0:
+	case b.id == 0:
+		_, err = t.exec(ctx, `INSERT INTO vector_blocks(model, dims, polarity, first_seq, n, seqs, codes, bounds)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`, b.g.model, b.g.dims, b.g.polarity, b.seqs[0], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds)
+	case b.dirty:
+		_, err = t.exec(ctx, "UPDATE vector_blocks SET first_seq=?, n=?, seqs=?, codes=?, bounds=? WHERE id=?",
+			b.seqs[0], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds, b.id)
+	}
+	return err
+}
+
+// appendVectors quantizes the vectors whose seq is above through into
+// their groups' blocks and returns the highest seq it took (through when
+// none).
+func (t *writeTx) appendVectors(ctx context.Context, through int64) (int64, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT m.seq, m.entry_id, m.model, m.dims, m.vector, g.polarity
+		FROM embeddings m JOIN grimoire_entries g ON g.id=m.entry_id WHERE m.seq > ? ORDER BY m.seq`, through)
+	if err != nil {
+		return through, err
+	}
+	defer rows.Close()
+	open := map[vectorGroup]*openBlock{}
+	var vec []float32
+	last := through
+	for rows.Next() {
+		var seq int64
+		var id string
+		var g vectorGroup
+		var raw sql.RawBytes
+		if err := rows.Scan(&seq, &id, &g.model, &g.dims, &raw, &g.polarity); err != nil {
+			return through, err
+		}
+		if len(raw) != 4*g.dims || g.dims <= 0 {
+			return through, fmt.Errorf("entry %q: embedding of %d bytes, its dims say %d; run bardo check", id, len(raw), g.dims)
+		}
+		vec = unpackF32Into(slices.Grow(vec[:0], g.dims)[:g.dims], raw)
+		b := open[g]
+		if b == nil {
+			if b, err = t.lastBlock(ctx, g); err != nil {
+				return through, err
+			}
+			open[g] = b
+		}
+		if b.n() == blockRows {
+			if err := t.writeBlock(ctx, b); err != nil {
+				return through, err
+			}
+			b = &openBlock{g: g}
+			open[g] = b
+		}
+		dp := similarity.CodeLen(g.dims)
+		b.codes = slices.Grow(b.codes, dp)[:len(b.codes)+dp]
+		bd, err := similarity.QuantizeAtRest(b.codes[len(b.codes)-dp:], vec)
+		if err != nil {
+			return through, fmt.Errorf("entry %q: embedding: %w", id, err)
+		}
+		b.seqs = append(b.seqs, seq)
+		b.bounds = appendBounds(b.bounds, bd)
+		b.dirty = true
+		last = seq
+	}
+	if err := rows.Err(); err != nil {
+		return through, err
+	}
+	rows.Close()
+	groups := slices.SortedFunc(func(yield func(vectorGroup) bool) {
+		for g := range open {
+			if !yield(g) {
+				return
+			}
+		}
+	}, compareGroups)
+	for _, g := range groups {
+		if err := t.writeBlock(ctx, open[g]); err != nil {
+			return through, err
+		}
+	}
+	return last, nil
+}
+
+func compareGroups(a, b vectorGroup) int {
+	return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.dims, b.dims), cmp.Compare(a.polarity, b.polarity))
+}
+
+// lastBlock returns group g's last block when it has room, else a new one.
+func (t *writeTx) lastBlock(ctx context.Context, g vectorGroup) (*openBlock, error) {
+	var id int64
+	var n int
+	err := t.queryRow(ctx, "SELECT id, n FROM vector_blocks WHERE model=? AND dims=? AND polarity=? ORDER BY first_seq DESC LIMIT 1",
+		g.model, g.dims, g.polarity).Scan(&id, &n)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && n >= blockRows {
+		return &openBlock{g: g}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t.readBlock(ctx, id, g)
+}
+
+func encodeSeqs(seqs []int64) []byte {
+	b := make([]byte, 8*len(seqs))
+	for i, s := range seqs {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(s))
+	}
+	return b
+}
+
+// decodeSeqs reads a block's seqs, which must increase.
+func decodeSeqs(b []byte) ([]int64, error) {
+	if len(b)%8 != 0 {
+		return nil, fmt.Errorf("seqs of %d bytes", len(b))
+	}
+	out := make([]int64, len(b)/8)
+	for i := range out {
+		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		if i > 0 && out[i] <= out[i-1] {
+			return nil, fmt.Errorf("seq %d after %d", out[i], out[i-1])
+		}
+	}
+	return out, nil
+}
+
+func appendBounds(b []byte, bd similarity.Bounds) []byte {
+	for _, x := range [4]float64{bd.Scale, bd.Err, bd.Norm, bd.Tail} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
+}
+
+// decodeBounds reads n vectors' bounds into dst.
+func decodeBounds(dst []similarity.Bounds, b []byte) []similarity.Bounds {
+	n := len(b) / boundsSize
+	dst = slices.Grow(dst[:0], n)[:n]
+	for j := range dst {
+		p := b[j*boundsSize:]
+		dst[j] = similarity.Bounds{
+			Scale: math.Float64frombits(binary.LittleEndian.Uint64(p)),
+			Err:   math.Float64frombits(binary.LittleEndian.Uint64(p[8:])),
+			Norm:  math.Float64frombits(binary.LittleEndian.Uint64(p[16:])),
+			Tail:  math.Float64frombits(binary.LittleEndian.Uint64(p[24:])),
+		}
+	}
+	return dst
+}
+
+// VectorReader searches the store's vectors at rest. Each call reads one
+// snapshot of the store.
+type VectorReader struct {
+	s   *Store
+	ctx context.Context
+}
+
+// Vectors returns the reader of the store's vectors at rest; its calls run
+// under ctx.
+func (s *Store) Vectors(ctx context.Context) *VectorReader {
+	return &VectorReader{s: s, ctx: ctx}
+}
+
+// BestAtLeast returns, for each query, the vector of space (model, dims)
+// and polarity with the largest Cosine64 at or above threshold among
+// those of refs (seqs, increasing; nil: every vector of the group), ties
+// to the lowest entry id, or Ref −1: a Set's BestAtLeast over them, read a
+// block at a time. Key is the entry id.
+func (v *VectorReader) BestAtLeast(model string, dims int, polarity string, refs []int64, queries [][]float32, threshold float64) ([]similarity.StoredMatch, error) {
+	var out []similarity.StoredMatch
+	err := v.s.readTx(v.ctx, func(q querier) error {
+		st := similarity.NewBestStream(dims, queries, threshold)
+		if err := scanGroup(v.ctx, q, st, vectorGroup{model, dims, polarity}, refs); err != nil {
+			return err
+		}
+		var err error
+		out, err = st.Best(fetcher(v.ctx, q))
+		return err
+	})
+	return out, err
+}
+
+// Within returns, for each query, every vector of space (model, dims), of
+// either polarity, whose Cosine64 is at least threshold, by entry id.
+func (v *VectorReader) Within(model string, dims int, queries [][]float32, threshold float64) ([][]similarity.StoredMatch, error) {
+	var out [][]similarity.StoredMatch
+	err := v.s.readTx(v.ctx, func(q querier) error {
+		st := similarity.NewWithinStream(dims, queries, threshold)
+		for _, pol := range []string{"negative", "positive"} {
+			if err := scanGroup(v.ctx, q, st, vectorGroup{model, dims, pol}, nil); err != nil {
+				return err
+			}
+		}
+		var err error
+		out, err = st.Within(fetcher(v.ctx, q))
+		return err
+	})
+	return out, err
+}
+
+// Vector returns the vector whose seq is ref, as stored.
+func (v *VectorReader) Vector(ref int64) ([]float32, error) {
+	r, err := fetcher(v.ctx, v.s.db)(ref)
+	return r.Vector, err
+}
+
+// fetcher reads a vector and its entry id by seq.
+func fetcher(ctx context.Context, q querier) func(int64) (similarity.Ref, error) {
+	return func(seq int64) (similarity.Ref, error) {
+		var r similarity.Ref
+		var raw []byte
+		if err := q.QueryRowContext(ctx, "SELECT entry_id, vector FROM embeddings WHERE seq=?", seq).Scan(&r.Key, &raw); err != nil {
+			return r, fmt.Errorf("vector %d: %w", seq, err)
+		}
+		if len(raw)%4 != 0 {
+			return r, fmt.Errorf("entry %q: embedding: vector of %d bytes is not a whole number of float32", r.Key, len(raw))
+		}
+		r.Vector = unpackF32Into(make([]float32, len(raw)/4), raw)
+		return r, nil
+	}
+}
+
+// scanGroup scans group g's vectors into st: its blocks, less the vectors
+// deleted since they were written and those not in refs (when refs is not
+// nil), then the vectors added since.
+func scanGroup(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, refs []int64) error {
+	through, err := vectorsThrough(ctx, q)
+	if err != nil {
+		return err
+	}
+	deleted := map[int64]bool{}
+	drows, err := q.QueryContext(ctx, "SELECT seq FROM vector_deletions WHERE model=? AND dims=?", g.model, g.dims)
+	if err != nil {
+		return err
+	}
+	for drows.Next() {
+		var s int64
+		if err := drows.Scan(&s); err != nil {
+			drows.Close()
+			return err
+		}
+		deleted[s] = true
+	}
+	drows.Close()
+	if err := drows.Err(); err != nil {
+		return err
+	}
+	var blk similarity.Block
+	dp := similarity.CodeLen(g.dims)
+	// skips marks, in blk, what the search must not see.
+	skips := func() {
+		blk.Skip = blk.Skip[:0]
+		any := false
+		for _, s := range blk.Refs {
+			skip := deleted[s]
+			if refs != nil && !skip {
+				_, in := slices.BinarySearch(refs, s)
+				skip = !in
+			}
+			blk.Skip = append(blk.Skip, skip)
+			any = any || skip
+		}
+		if !any {
+			blk.Skip = nil
+		}
+	}
+	rows, err := q.QueryContext(ctx, "SELECT id, seqs, codes, bounds FROM vector_blocks WHERE model=? AND dims=? AND polarity=? ORDER BY first_seq",
+		g.model, g.dims, g.polarity)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var skipBuf []bool
+	for rows.Next() {
+		var id int64
+		var seqs, codes, bounds sql.RawBytes
+		if err := rows.Scan(&id, &seqs, &codes, &bounds); err != nil {
+			return err
+		}
+		if blk.Refs, err = decodeSeqs(seqs); err != nil {
+			return fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
+		}
+		if len(codes) != len(blk.Refs)*dp || len(bounds) != len(blk.Refs)*boundsSize {
+			return fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(blk.Refs), len(codes), len(bounds))
+		}
+		blk.Codes = codes
+		blk.Bounds = decodeBounds(blk.Bounds, bounds)
+		blk.Skip = skipBuf
+		skips()
+		if blk.Skip != nil {
+			skipBuf = blk.Skip
+		}
+		if err := st.Scan(&blk); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	return scanPending(ctx, q, st, g, through, refs, &blk)
+}
+
+// scanPending scans the vectors of group g added after through: not in a
+// block yet (a writer other than bardo added them).
+func scanPending(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, through int64, refs []int64, blk *similarity.Block) error {
+	rows, err := q.QueryContext(ctx, `SELECT m.seq, m.entry_id, m.vector FROM embeddings m JOIN grimoire_entries g ON g.id=m.entry_id
+		WHERE m.seq > ? AND m.model=? AND m.dims=? AND g.polarity=? ORDER BY m.seq`, through, g.model, g.dims, g.polarity)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	dp := similarity.CodeLen(g.dims)
+	blk.Refs, blk.Codes, blk.Bounds, blk.Skip = blk.Refs[:0], nil, blk.Bounds[:0], nil
+	flush := func() error {
+		if len(blk.Refs) == 0 {
+			return nil
+		}
+		err := st.Scan(blk)
+		blk.Refs, blk.Codes, blk.Bounds = blk.Refs[:0], blk.Codes[:0], blk.Bounds[:0]
+		return err
+	}
+	vec := make([]float32, g.dims)
+	for rows.Next() {
+		var seq int64
+		var id string
+		var raw sql.RawBytes
+		if err := rows.Scan(&seq, &id, &raw); err != nil {
+			return err
+		}
+		if refs != nil {
+			if _, in := slices.BinarySearch(refs, seq); !in {
+				continue
+			}
+		}
+		if len(raw) != 4*g.dims {
+			return fmt.Errorf("entry %q: embedding of %d bytes, its dims say %d; run bardo check", id, len(raw), g.dims)
+		}
+		unpackF32Into(vec, raw)
+		blk.Codes = slices.Grow(blk.Codes, dp)[:len(blk.Codes)+dp]
+		bd, err := similarity.QuantizeAtRest(blk.Codes[len(blk.Codes)-dp:], vec)
+		if err != nil {
+			return fmt.Errorf("entry %q: embedding: %w", id, err)
+		}
+		blk.Refs = append(blk.Refs, seq)
+		blk.Bounds = append(blk.Bounds, bd)
+		if len(blk.Refs) == blockRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return flush()
+}
