@@ -1,5 +1,7 @@
 package dedup
 
+import "github.com/bardo-golem/bardo/similarity"
+
 // The thresholds of decisions.md, "Inheritance": the one place they are
 // defined.
 const (
@@ -10,13 +12,31 @@ const (
 	SameAsFrom = 0.90
 )
 
-// Existing is one row of a store, as dedup sees it.
+// Existing is one row of a store, as dedup sees it. Its model vector is
+// either loaded (Vector) or at rest in the store (Ref and Dims, Vector
+// nil), where a review searches it through a VectorStore.
 type Existing struct {
 	ID, Content string
-	Space       string    // embedding space of Vector; "" when the row has none
-	Vector      []float32 // nil when the row has none
+	Space       string    // embedding space of the row's vector; "" when the row has none
+	Vector      []float32 // nil when the row has none, or when it is at rest
 	Status      string    // active | archived | quarantined
 	Polarity    string    // positive (also "") | negative
+	Ref         int64     // the vector's handle in the VectorStore when it is at rest; 0 otherwise
+	Dims        int       // the length of the vector at rest
+}
+
+// A VectorStore holds the vectors of Existing rows at rest and searches
+// them where they are, so that a review of a large store never loads
+// them (package store's VectorReader).
+type VectorStore interface {
+	// BestAtLeast returns, for each query of space (space, dims), the
+	// vector of polarity among refs (increasing) whose Cosine64 with it is
+	// the largest at or above threshold, ties to the lowest row id (its
+	// Key), or Ref −1: exactly a similarity.Set's answer over those
+	// vectors.
+	BestAtLeast(space string, dims int, polarity string, refs []int64, queries [][]float32, threshold float64) ([]similarity.StoredMatch, error)
+	// Vector returns the vector whose handle is ref.
+	Vector(ref int64) ([]float32, error)
 }
 
 // Incoming is a row offered to a store, as dedup sees it: an inherit's
@@ -58,7 +78,13 @@ func (v Verdict) ReusedID() bool { return v.HeldID && v.Cosine <= SkipAbove }
 // cannot be compared (a length that disagrees with its space, a
 // non-finite component).
 func Review(existing []Existing, incoming []Incoming) ([]Verdict, error) {
-	r, err := NewReviewer(existing, incoming)
+	return ReviewAt(existing, nil, incoming)
+}
+
+// ReviewAt is Review of a store whose rows' vectors may be at rest in vs
+// (nil: every vector is loaded).
+func ReviewAt(existing []Existing, vs VectorStore, incoming []Incoming) ([]Verdict, error) {
+	r, err := NewReviewerAt(existing, vs, incoming)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +106,13 @@ type Reviewer struct {
 // compares the incoming rows with the store's and indexes what later rows
 // are compared with. Its errors are Review's.
 func NewReviewer(existing []Existing, incoming []Incoming) (*Reviewer, error) {
-	e, err := newEngine(existing, incoming)
+	return NewReviewerAt(existing, nil, incoming)
+}
+
+// NewReviewerAt is NewReviewer of a store whose rows' vectors may be at
+// rest in vs (nil: every vector is loaded); its errors include vs's.
+func NewReviewerAt(existing []Existing, vs VectorStore, incoming []Incoming) (*Reviewer, error) {
+	e, err := newEngine(existing, vs, incoming)
 	if err != nil {
 		return nil, err
 	}

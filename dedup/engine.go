@@ -29,6 +29,14 @@ func modelKey(space string, v []float32) spaceKey {
 	return spaceKey{space, len(v)}
 }
 
+// existingKey returns the key of a store row's vector, loaded or at rest.
+func existingKey(x *Existing) spaceKey {
+	if x.Vector == nil && x.Ref != 0 && x.Dims > 0 && x.Space != "" && x.Space != textembed.Space {
+		return spaceKey{x.Space, x.Dims}
+	}
+	return modelKey(x.Space, x.Vector)
+}
+
 // candidate is one incoming row under review.
 type candidate struct {
 	id, content, pol string
@@ -86,7 +94,9 @@ type engine struct {
 	contents []string
 	keys     []spaceKey
 	vecs     [][]float32
+	refs     []int64  // the store's rows' vectors at rest (vecs nil); 0 otherwise
 	statuses []string // the store's rows' status; "" for rows of the plan
+	vs       VectorStore
 	byID     map[string]int
 	exact    map[string]int // polarity "\x00" content → lowest row
 
@@ -111,7 +121,7 @@ type planSet struct {
 	admitted int
 }
 
-func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
+func newEngine(existing []Existing, vs VectorStore, incoming []Incoming) (*engine, error) {
 	cands := make([]*candidate, len(incoming))
 	for i := range incoming {
 		in := &incoming[i]
@@ -130,6 +140,7 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 		text:     make(map[group]*textIndex),
 		queries:  make(map[group]bool),
 		needText: make(map[group]bool),
+		vs:       vs,
 	}
 	for _, c := range cands {
 		e.queries[group{c.key, c.pol}] = true
@@ -154,9 +165,15 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 	}
 	for _, k := range order {
 		x := &existing[k]
-		key := modelKey(x.Space, x.Vector)
+		key := existingKey(x)
 		pol := grimoire.EffectivePolarity(x.Polarity)
 		r := e.addRow(x.ID, x.Content, key, x.Vector, pol, x.Status)
+		if x.Vector == nil && key != (spaceKey{}) {
+			if vs == nil {
+				return nil, fmt.Errorf("store entry %q: its vector is at rest and the review was given no store to search", x.ID)
+			}
+			e.refs[r] = x.Ref
+		}
 		if key != (spaceKey{}) {
 			g := group{key, pol}
 			members[g] = append(members[g], r)
@@ -192,6 +209,9 @@ func newEngine(existing []Existing, incoming []Incoming) (*engine, error) {
 	if err := e.searchExisting(members); err != nil {
 		return nil, err
 	}
+	if err := e.loadHeld(); err != nil {
+		return nil, err
+	}
 	if err := e.buildPlanSets(); err != nil {
 		return nil, err
 	}
@@ -205,6 +225,7 @@ func (e *engine) addRow(id, content string, key spaceKey, vec []float32, pol, st
 	e.contents = append(e.contents, content)
 	e.keys = append(e.keys, key)
 	e.vecs = append(e.vecs, vec)
+	e.refs = append(e.refs, 0)
 	e.statuses = append(e.statuses, status)
 	if _, dup := e.byID[id]; !dup {
 		e.byID[id] = r
@@ -263,25 +284,73 @@ func (e *engine) searchExisting(members map[group][]int) error {
 		if len(rows) == 0 {
 			continue
 		}
-		// The store's vectors, not a copy: the caller holds them anyway,
-		// and a store holds up to 10^5–10^6 rows.
-		b := similarity.NewSet(g.key.space, g.key.dims)
-		for _, r := range rows {
-			if _, err := b.AddShared(e.vecs[r]); err != nil {
-				return fmt.Errorf("store entry %q: %w", e.ids[r], err)
-			}
-		}
 		queries := make([][]float32, len(cis))
 		for k, i := range cis {
 			queries[k] = e.cands[i].vec
 		}
-		// Only a match at SameAsFrom or above decides anything (see
+		// The loaded vectors in a Set, the store's own (not a copy: the
+		// caller holds them anyway); those at rest searched where they
+		// are. Only a match at SameAsFrom or above decides anything (see
 		// decide): the threshold search skips the maxima below it.
-		for k, m := range b.Build().BestAtLeast(queries, SameAsFrom) {
-			if m.Index >= 0 {
-				e.existingBest[cis[k]] = match{rows[m.Index], m.Cos}
+		b := similarity.NewSet(g.key.space, g.key.dims)
+		var loaded []int
+		var refs []int64
+		byRef := map[int64]int{}
+		for _, r := range rows {
+			if e.vecs[r] == nil {
+				refs = append(refs, e.refs[r])
+				byRef[e.refs[r]] = r
+				continue
+			}
+			if _, err := b.AddShared(e.vecs[r]); err != nil {
+				return fmt.Errorf("store entry %q: %w", e.ids[r], err)
+			}
+			loaded = append(loaded, r)
+		}
+		if len(loaded) > 0 {
+			for k, m := range b.Build().BestAtLeast(queries, SameAsFrom) {
+				if m.Index >= 0 {
+					e.existingBest[cis[k]] = match{loaded[m.Index], m.Cos}
+				}
 			}
 		}
+		if len(refs) == 0 {
+			continue
+		}
+		slices.Sort(refs)
+		found, err := e.vs.BestAtLeast(g.key.space, g.key.dims, g.pol, refs, queries, SameAsFrom)
+		if err != nil {
+			return err
+		}
+		for k, m := range found {
+			if m.Ref < 0 {
+				continue
+			}
+			r, ok := byRef[m.Ref]
+			if !ok || e.ids[r] != m.Key {
+				return fmt.Errorf("the store's search returned vector %d (%q), which is not a row of the review", m.Ref, m.Key)
+			}
+			// Rows are numbered in id order: the lowest row of a tie is
+			// the lowest id, as the store breaks ties.
+			e.existingBest[cis[k]] = better(e.existingBest[cis[k]], match{r, m.Cos})
+		}
+	}
+	return nil
+}
+
+// loadHeld reads the vectors at rest of the store rows that hold an
+// incoming id, which a review compares with the incoming row (pairCosine).
+func (e *engine) loadHeld() error {
+	for _, c := range e.cands {
+		r, ok := e.byID[c.id]
+		if !ok || e.vecs[r] != nil || e.refs[r] == 0 || c.key != e.keys[r] {
+			continue
+		}
+		v, err := e.vs.Vector(e.refs[r])
+		if err != nil {
+			return fmt.Errorf("store entry %q: %w", e.ids[r], err)
+		}
+		e.vecs[r] = v
 	}
 	return nil
 }

@@ -54,6 +54,9 @@ type Target struct {
 	GolemID    string // the successor store's golem
 	Generation int    // the store's generation (for a store this inherit creates: bundle generation + 1)
 	Existing   []Existing
+	// Vectors searches the vectors of Existing rows at rest (a store's
+	// VectorReader); nil when every row's vector is loaded.
+	Vectors dedup.VectorStore
 }
 
 // Options say how to apply a bundle.

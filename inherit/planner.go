@@ -75,7 +75,7 @@ func (pl *planner) run() error {
 	for i, c := range cands {
 		incoming[i] = c.incoming()
 	}
-	rv, err := dedup.NewReviewer(pl.t.Existing, incoming)
+	rv, err := dedup.NewReviewerAt(pl.t.Existing, pl.t.Vectors, incoming)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@ type DepositOptions struct {
 	// export or a store is unsigned); Trust.Quarantine: it is deposited
 	// quarantined, and no equip selects its rows until they are released.
 	Trust inherit.Trust
+	// Vectors searches the vectors of existing rows at rest (the
+	// library's VectorReader); nil when every row's vector is loaded.
+	Vectors dedup.VectorStore
 }
 
 // Deposit is everything a deposit does to a library, decided: Plan is
@@ -60,7 +63,7 @@ func PlanDeposit(src *Offering, existing []inherit.Existing, o DepositOptions) (
 		e := &rows[i].Entry
 		incoming[i] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: rows[i].EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 	}
-	verdicts, err := dedup.Review(existing, incoming)
+	verdicts, err := dedup.ReviewAt(existing, o.Vectors, incoming)
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		Now:             o.Now,
 		Params:          equipParams(libraryGolem, state, t, o, len(sel)),
 	}
-	verdicts, err := dedup.Review(t.Existing, incoming)
+	verdicts, err := dedup.ReviewAt(t.Existing, t.Vectors, incoming)
 	if err != nil {
 		return nil, err
 	}

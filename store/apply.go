@@ -27,9 +27,35 @@ const ToxicFlag = "toxic"
 const vectorChunk = 1 << 18
 
 // DedupView returns every row of the store as the planner sees it, in id
-// order (bytewise): its content, status, polarity, and its vector with
-// the vector's space, or none.
+// order (bytewise): its content, status, polarity, and its vector's space
+// and handle at rest (Ref, Dims: the vector stays in the store, searched
+// through Vectors), or none.
 func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.dims, m.seq
+		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []inherit.Existing
+	for rows.Next() {
+		var e inherit.Existing
+		var model sql.NullString
+		var dims, seq sql.NullInt64
+		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &model, &dims, &seq); err != nil {
+			return nil, err
+		}
+		if model.Valid {
+			e.Space, e.Dims, e.Ref = model.String, int(dims.Int64), seq.Int64
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// LoadedDedupView is DedupView with every vector loaded: for tests that
+// hold the search at rest to the search in memory.
+func (s *Store) LoadedDedupView(ctx context.Context) ([]inherit.Existing, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.vector
 		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
 	if err != nil {

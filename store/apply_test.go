@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -275,12 +276,30 @@ func TestDedupView(t *testing.T) {
 		}
 	}
 	want := []inherit.Existing{
-		{ID: "new-1", Content: "arriving new-1", Space: testSpace, Vector: []float32{0.92, 0.39, 0, 0}, Status: "active", Polarity: "positive"},
+		{ID: "new-1", Content: "arriving new-1", Space: testSpace, Status: "active", Polarity: "positive", Ref: 3, Dims: 4},
 		{ID: "new-archived", Content: "arriving new-archived", Status: "archived", Polarity: "positive"},
-		{ID: "old-1", Content: "old one", Space: testSpace, Vector: []float32{1, 0, 0, 0}, Status: "active", Polarity: "positive"},
+		{ID: "old-1", Content: "old one", Space: testSpace, Status: "active", Polarity: "positive", Ref: 1, Dims: 4},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("view (-want +got):\n%s", d)
+	}
+	for _, e := range want {
+		if e.Ref == 0 {
+			continue
+		}
+		v, err := s.Vectors(ctx).Vector(e.Ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := s.LoadedDedupView(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range loaded {
+			if l.ID == e.ID && !slices.Equal(l.Vector, v) {
+				t.Errorf("%s: the vector at rest %v, loaded %v", e.ID, v, l.Vector)
+			}
+		}
 	}
 	if len(view) != 7 {
 		t.Errorf("view holds %d rows, want 7", len(view))

@@ -77,7 +77,7 @@ func deposit(t *testing.T, s *Store, b *bundle.Bundle, channel string) (*library
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := library.PlanDeposit(src, existing, library.DepositOptions{Now: t0})
+	d, err := library.PlanDeposit(src, existing, library.DepositOptions{Now: t0, Vectors: s.Vectors(ctx)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestEquipIntoSuccessor(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := succ.Meta()
-	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, o)
+	eq, err := library.PlanEquip(lib.Meta().GolemID, state, sel.Result(), edges, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: succ.Vectors(ctx)}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

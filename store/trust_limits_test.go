@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
@@ -255,7 +257,19 @@ func TestTrustLimits(t *testing.T) {
 				Now:       t0.Add(time.Duration(n*10+k+1) * time.Hour),
 			}
 			m := s.Meta()
-			plan, err := inherit.PlanBundle(b, digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, o)
+			plan, err := inherit.PlanBundle(b, digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: s.Vectors(ctx)}, o)
+			// The same plan from the vectors loaded (the search in memory).
+			loaded, lerr := s.LoadedDedupView(ctx)
+			if lerr != nil {
+				t.Fatal(lerr)
+			}
+			inMemory, merr := inherit.PlanBundle(b, digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: loaded}, o)
+			if (err == nil) != (merr == nil) || err != nil && err.Error() != merr.Error() {
+				t.Fatalf("store %d, bundle %d: planned at rest: %v; in memory: %v", n, k, err, merr)
+			}
+			if d := cmp.Diff(inMemory, plan); err == nil && d != "" {
+				t.Fatalf("store %d, bundle %d: the plan at rest differs from the plan in memory (-memory +rest):\n%s", n, k, d)
+			}
 			if err != nil {
 				t.Logf("store %d, bundle %d: planning refused: %v", n, k, err)
 				refused++

@@ -15,7 +15,6 @@ import (
 	"github.com/bardo-golem/bardo/similarity"
 )
 
-
 // vectorExport is an export of n entries of dims-long vectors, clustered
 // around a few directions with exact copies among them, a third of them
 // negative.

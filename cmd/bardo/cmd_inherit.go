@@ -306,7 +306,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err := in.supersededView(ctx, s, existing); err != nil {
 		return err
 	}
-	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}, in.opts)
+	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: s.Vectors(ctx)}, in.opts)
 	if err != nil {
 		return in.planError(err)
 	}

@@ -273,7 +273,7 @@ func (d *depositRun) into(ctx context.Context) error {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
 	}
 	existing, apart := library.Apart(existing, signers, d.trust.SignedBy)
-	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust})
+	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust, Vectors: s.Vectors(ctx)})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}

@@ -155,7 +155,7 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	// the store's quarantined rows are invisible to them, and one holding
 	// an id they take is moved aside.
 	existing, quarantinedRows := inherit.Visible(existing, inherit.Trust{})
-	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing}
+	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: succ.Vectors(ctx)}
 	// A row the library kept apart from another signer's (library.Apart)
 	// takes its own id back when that signer's row is not equipped.
 	selected := sel.Result()
