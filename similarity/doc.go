@@ -210,4 +210,31 @@
 // tests weaken each bound (B to 0; the leaf's least bound raised by 0.3)
 // and check that answers then go wrong, so that the exactness tests reach
 // both bounds.
+//
+// # Searching references at rest
+//
+// A store keeps its references in the int8 form above (QuantizeAtRest:
+// the code, padded to CodeLen bytes, and the four Bounds, the bits a Set
+// makes of the same vector) and hands them to a Stream a Block at a time,
+// so that no search holds the references. NewBestStream and
+// NewWithinStream quantize the queries once; Scan scores every query
+// against a block, in the full scan's loop with the block's own bounds,
+// keeping per query (and worker) the tracker of the int8 prefilter: L,
+// the largest lower bound seen so far over every block scanned, the floor
+// max(low, L − 2e), and the references whose upper bound reached the
+// floor when they were scored. The argument is the full scan's, which
+// never asks in which order the references were scored: a reference left
+// out has hi_r + e below a floor L' − e ≤ M or below t. Best then rescores
+// the candidates with Cosine64, reading each one's float32 vector through
+// the caller's fetch, best upper bound first, stopping where the full
+// scan stops; ties go to the lowest key (a store's row id), which is a
+// Set's lowest index when the Set holds the rows in key order. Within
+// keeps every reference whose upper bound reaches t − e and lets Cosine64
+// decide. A reference whose Block.Skip is set is never offered, so it
+// neither raises L nor becomes a candidate: the search is that of a Set
+// without it. A zero query matches nothing at rest (a Set's matches
+// reference 0 at a threshold of at most 0; no caller at rest asks that).
+// TestStreamMatchesBruteForce holds both, on every kernel, to Cosine64
+// against every reference not skipped, with the blocks in shuffled order
+// and of random sizes.
 package similarity
