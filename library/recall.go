@@ -204,20 +204,84 @@ func Recall(conds []Condition, recs []Record, now time.Time, above float64) ([]H
 	}
 	hits := make([]Hit, 0, len(found))
 	for i, b := range found {
-		e := &recs[i].Entry
-		h := Hit{Record: &recs[i], Reasons: Reasons(e), Condition: b.cond, Cosine: b.cos, Compared: b.compared,
-			RetrievalWeight: RecallWeight(e), EffectiveWeight: EffectiveWeight(e, now)}
-		h.Score = h.Cosine * h.RetrievalWeight * h.EffectiveWeight
-		hits = append(hits, h)
+		hits = append(hits, hitOf(&recs[i], b.cond, b.cos, b.compared, now))
 	}
+	return ranked(hits), nil
+}
+
+// hitOf is the hit of candidate r, matched by condition cond at cosine
+// cos in space compared.
+func hitOf(r *Record, cond int, cos float64, compared string, now time.Time) Hit {
+	e := &r.Entry
+	h := Hit{Record: r, Reasons: Reasons(e), Condition: cond, Cosine: cos, Compared: compared,
+		RetrievalWeight: RecallWeight(e), EffectiveWeight: EffectiveWeight(e, now)}
+	h.Score = h.Cosine * h.RetrievalWeight * h.EffectiveWeight
+	return h
+}
+
+// ranked sorts hits by score descending, ties by id bytewise, and numbers
+// them.
+func ranked(hits []Hit) []Hit {
 	slices.SortFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Record.Entry.ID, b.Record.Entry.ID))
 	})
 	for i := range hits {
 		hits[i].Rank = i + 1
 	}
-	return hits, nil
+	return hits
 }
+
+// A VectorSearch finds, in a store's vectors at rest, those of a space
+// whose Cosine64 with a query is at least a threshold (package store's
+// VectorReader): Key is the record's id.
+type VectorSearch interface {
+	Within(space string, dims int, queries [][]float32, threshold float64) ([][]similarity.StoredMatch, error)
+}
+
+// RecallVector is Recall of one vector condition in a store whose vectors
+// are at rest: vs finds the vectors of the condition's space above the
+// threshold, and load reads just those records (by id, increasing), so
+// that the cost follows the hits, not the store. Its hits are Recall's.
+func RecallVector(c Condition, vs VectorSearch, load func(ids []string) ([]Record, error), now time.Time, above float64) ([]Hit, error) {
+	if !(above >= 0 && above < 1) {
+		return nil, fmt.Errorf("a recall threshold of %v is outside [0, 1)", above)
+	}
+	if c.Kind != ConditionVector || !modelSpace(c.Space, c.Vector) {
+		return nil, fmt.Errorf("RecallVector takes a vector condition with a model space")
+	}
+	if err := checkFinite(c.Vector); err != nil {
+		return nil, fmt.Errorf("condition 1 (%s %q): %w", c.Kind, c.ID, err)
+	}
+	ms, err := vs.Within(c.Space, len(c.Vector), [][]float32{c.Vector}, above)
+	if err != nil {
+		return nil, err
+	}
+	cos := map[string]float64{}
+	var ids []string
+	for _, m := range ms[0] {
+		if m.Cos > above {
+			ids = append(ids, m.Key)
+			cos[m.Key] = m.Cos
+		}
+	}
+	recs, err := load(ids)
+	if err != nil {
+		return nil, err
+	}
+	var hits []Hit
+	for i := range recs {
+		r := &recs[i]
+		if len(Reasons(&r.Entry)) == 0 {
+			continue
+		}
+		hits = append(hits, hitOf(r, 0, cos[r.Entry.ID], c.Space, now))
+	}
+	return ranked(hits), nil
+}
+
+// IsCandidateSpace reports whether a record's vector of the named space
+// can meet a recall condition: a model space, not bardo-text/v1.
+func IsCandidateSpace(space string) bool { return space != "" && space != textembed.Space }
 
 // ErrNoSpace is wrapped by VectorSpace's errors: a query vector that no
 // candidate's space can take.
@@ -240,7 +304,17 @@ func VectorSpace(recs []Record, dims int, want string) (string, error) {
 			spaces = append(spaces, r.EmbeddingModel)
 		}
 	}
-	slices.Sort(spaces)
+	return ChooseSpace(spaces, dims, want)
+}
+
+// ChooseSpace is VectorSpace's choice among spaces, the model spaces in
+// which some recall candidate has a vector of dims components.
+func ChooseSpace(spaces []string, dims int, want string) (string, error) {
+	spaces = slices.Compact(slices.Sorted(slices.Values(spaces)))
+	seen := map[string]bool{}
+	for _, s := range spaces {
+		seen[s] = true
+	}
 	switch {
 	case want != "" && seen[want]:
 		return want, nil
@@ -264,7 +338,7 @@ func orNone(s []string) string {
 // modelSpace reports whether a vector is a model vector: one of a named
 // space other than bardo-text/v1 (text is always embedded afresh).
 func modelSpace(space string, v []float32) bool {
-	return len(v) > 0 && space != "" && space != textembed.Space
+	return len(v) > 0 && IsCandidateSpace(space)
 }
 
 // checkFinite refuses a query with a NaN or infinite component, whose

@@ -207,9 +207,18 @@ func (s *Store) EachKnowledge(ctx context.Context, fn func(e *grimoire.Entry, mo
 }
 
 func eachEntry(ctx context.Context, q querier, fn func(*Row) error) error {
+	return eachEntryWhere(ctx, q, "", fn)
+}
+
+// eachEntryWhere is eachEntry of the rows that meet the condition where
+// (on g, the entry, and m, its embedding; "": every row), with args.
+func eachEntryWhere(ctx context.Context, q querier, where string, fn func(*Row) error, args ...any) error {
+	if where != "" {
+		where = " WHERE " + where
+	}
 	rows, err := q.QueryContext(ctx, `SELECT `+prefixed("g.", entryColumns)+`, m.model, m.vector,
 		(SELECT json_group_array(flag) FROM (SELECT flag FROM review_flags f WHERE f.entry_id=g.id ORDER BY flag))
-		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
+		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id`+where+` ORDER BY g.id`, args...)
 	if err != nil {
 		return err
 	}

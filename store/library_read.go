@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -18,34 +21,144 @@ import (
 // recorded. Memory holds the activities and the sightings, not the rows.
 func (s *Store) EachRecord(ctx context.Context, fn func(*library.Record) error) error {
 	return s.readTx(ctx, func(q querier) error {
-		acts, err := activities(ctx, q)
+		byID, err := activitiesByID(ctx, q)
 		if err != nil {
 			return err
-		}
-		byID := make(map[int64]*Activity, len(acts))
-		for i := range acts {
-			byID[acts[i].ID] = &acts[i]
 		}
 		sighted, err := sightingsByEntry(ctx, q)
 		if err != nil {
 			return err
 		}
 		return eachEntry(ctx, q, func(r *Row) error {
-			rec := &library.Record{Entry: r.Entry, EmbeddingModel: r.EmbeddingModel, SameAs: r.SameAs, Sightings: sighted[r.ID]}
-			if a := byID[r.CreatedBy]; a != nil {
-				rec.Origin = library.Origin{Activity: a.ID, Kind: a.Kind, GolemID: a.SourceGolemID, Generation: a.SourceGeneration,
-					Channel: a.Channel, Digest: a.InputDigest, At: a.At}
-				if isDeposit(a.Kind) && a.SourceGeneration != nil {
-					conf := r.Confidence
-					if r.ConfidenceAtCreation != nil {
-						conf = *r.ConfidenceAtCreation
-					}
-					rec.Deposit = &library.Attestation{GolemID: a.SourceGolemID, Generation: *a.SourceGeneration, Confidence: conf}
-				}
-			}
-			return fn(rec)
+			return fn(recordOf(r, byID, sighted[r.ID]))
 		})
 	})
+}
+
+// RecordsOf returns the records of the rows ids names (those the store
+// holds), in id order, as EachRecord makes them: it reads just those rows
+// and their sightings.
+func (s *Store) RecordsOf(ctx context.Context, ids []string) ([]library.Record, error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	var out []library.Record
+	err := s.readTx(ctx, func(q querier) error {
+		if len(ids) == 0 {
+			return nil
+		}
+		byID, err := activitiesByID(ctx, q)
+		if err != nil {
+			return err
+		}
+		// In batches: one statement per batch, not per id.
+		const batch = 256
+		for len(ids) > 0 {
+			part := ids[:min(batch, len(ids))]
+			ids = ids[len(part):]
+			in := "(" + strings.Repeat("?,", len(part)-1) + "?)"
+			args := make([]any, len(part))
+			for i, id := range part {
+				args[i] = id
+			}
+			sighted := map[string][]library.Attestation{}
+			if err := eachRow(ctx, q, `SELECT entry_id, source_golem_id, source_generation, confidence FROM sightings
+				WHERE entry_id IN `+in+` ORDER BY entry_id, activity_id, incoming_id`, func(rs *sql.Rows) error {
+				var id string
+				var a library.Attestation
+				err := rs.Scan(&id, &a.GolemID, &a.Generation, &a.Confidence)
+				sighted[id] = append(sighted[id], a)
+				return err
+			}, args...); err != nil {
+				return err
+			}
+			if err := eachEntryWhere(ctx, q, "g.id IN "+in, func(r *Row) error {
+				out = append(out, *recordOf(r, byID, sighted[r.ID]))
+				return nil
+			}, args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// errFound stops a walk that found what it looked for.
+var errFound = errors.New("found")
+
+// RecallSpaces returns the model spaces in which some recall candidate
+// (library.Reasons) has a vector of dims components, by name: what
+// library.ChooseSpace chooses from. It reads a space's rows until the
+// first candidate.
+func (s *Store) RecallSpaces(ctx context.Context, dims int) ([]string, error) {
+	var out []string
+	err := s.readTx(ctx, func(q querier) error {
+		// The spaces of the blocks and of the vectors not in one yet:
+		// every vector is in one or the other (vectors.go).
+		through, err := vectorsThrough(ctx, q)
+		if err != nil {
+			return err
+		}
+		var models []string
+		if err := eachRow(ctx, q, `SELECT DISTINCT model FROM vector_blocks WHERE dims=?
+			UNION SELECT DISTINCT model FROM embeddings WHERE dims=? AND seq > ? ORDER BY model`, func(rs *sql.Rows) error {
+			var m string
+			err := rs.Scan(&m)
+			models = append(models, m)
+			return err
+		}, dims, dims, through); err != nil {
+			return err
+		}
+		for _, m := range models {
+			if !library.IsCandidateSpace(m) {
+				continue
+			}
+			err := eachEntryWhere(ctx, q, "m.model=? AND m.dims=?", func(r *Row) error {
+				if len(library.Reasons(&r.Entry)) > 0 {
+					return errFound
+				}
+				return nil
+			}, m, dims)
+			switch {
+			case errors.Is(err, errFound):
+				out = append(out, m)
+			case err != nil:
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// activitiesByID returns every activity by id.
+func activitiesByID(ctx context.Context, q querier) (map[int64]*Activity, error) {
+	acts, err := activities(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*Activity, len(acts))
+	for i := range acts {
+		byID[acts[i].ID] = &acts[i]
+	}
+	return byID, nil
+}
+
+// recordOf is row r as package library sees it, with the activities by id
+// and the row's sightings.
+func recordOf(r *Row, byID map[int64]*Activity, sighted []library.Attestation) *library.Record {
+	rec := &library.Record{Entry: r.Entry, EmbeddingModel: r.EmbeddingModel, SameAs: r.SameAs, Sightings: sighted}
+	if a := byID[r.CreatedBy]; a != nil {
+		rec.Origin = library.Origin{Activity: a.ID, Kind: a.Kind, GolemID: a.SourceGolemID, Generation: a.SourceGeneration,
+			Channel: a.Channel, Digest: a.InputDigest, At: a.At}
+		if isDeposit(a.Kind) && a.SourceGeneration != nil {
+			conf := r.Confidence
+			if r.ConfidenceAtCreation != nil {
+				conf = *r.ConfidenceAtCreation
+			}
+			rec.Deposit = &library.Attestation{GolemID: a.SourceGolemID, Generation: *a.SourceGeneration, Confidence: conf}
+		}
+	}
+	return rec
 }
 
 func sightingsByEntry(ctx context.Context, q querier) (map[string][]library.Attestation, error) {

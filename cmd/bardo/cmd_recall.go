@@ -136,18 +136,29 @@ func runRecall(ctx context.Context, g *globals, o recallOptions) error {
 		return err
 	}
 	defer s.Close()
-	recs, err := readRecords(ctx, s)
-	if err != nil {
-		return err
-	}
+	var hits []library.Hit
 	if o.Vector != "" {
-		if conds[0].Space, err = library.VectorSpace(recs, len(conds[0].Vector), o.Space); err != nil {
+		// A query vector meets the vectors at rest: only the records it
+		// recalls are read.
+		spaces, err := s.RecallSpaces(ctx, len(conds[0].Vector))
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		if conds[0].Space, err = library.ChooseSpace(spaces, len(conds[0].Vector), o.Space); err != nil {
 			return fmt.Errorf("recall in %s: %s: %w", path, inputName(o.Vector), err)
 		}
-	}
-	hits, err := library.Recall(conds, recs, now, o.Above)
-	if err != nil {
-		return fmt.Errorf("recall in %s: %w", path, err)
+		load := func(ids []string) ([]library.Record, error) { return s.RecordsOf(ctx, ids) }
+		if hits, err = library.RecallVector(conds[0], s.Vectors(ctx), load, now, o.Above); err != nil {
+			return fmt.Errorf("recall in %s: %w", path, err)
+		}
+	} else {
+		recs, err := readRecords(ctx, s)
+		if err != nil {
+			return err
+		}
+		if hits, err = library.Recall(conds, recs, now, o.Above); err != nil {
+			return fmt.Errorf("recall in %s: %w", path, err)
+		}
 	}
 	res := newRecallResult(kind, path, now, conds, hits, o.Limit, o.Above)
 	if g.json {
