@@ -70,13 +70,13 @@ func TestRecallVectorAtRest(t *testing.T) {
 		t.Errorf("spaces for vectors of no candidate's length: %q, %v", none, err)
 	}
 	type hit struct {
-		ID                     string
-		Rank, Cond             int
-		Cos, Score, RW, EW     float64
-		Compared               string
-		Reasons                []string
-		Sightings int
-		Activity  int64
+		ID                 string
+		Rank, Cond         int
+		Cos, Score, RW, EW float64
+		Compared           string
+		Reasons            []string
+		Sightings          int
+		Activity           int64
 	}
 	flat := func(hs []library.Hit) []hit {
 		var out []hit
