@@ -42,7 +42,11 @@ func (l *Loader) Clade() *novelty.Clade {
 // import under review (bardo inherit --quarantine, bardo release), not yet
 // anyone's knowledge, whatever source holds it. This is the one rule every
 // clade source goes by.
-func Known(e *grimoire.Entry) bool { return e.Status != grimoire.StatusQuarantined }
+func Known(e *grimoire.Entry) bool { return e.Status != UnknownStatus }
+
+// UnknownStatus is the status of the entries that are not Known: what a
+// source that keeps its entries where they are (AddStored) leaves out.
+const UnknownStatus = grimoire.StatusQuarantined
 
 // AddEntry adds one entry: its content, and its embedding when it has one,
 // in space; an entry that is not Known adds nothing. It returns an error, and adds nothing, when the embedding has
@@ -156,6 +160,29 @@ func (l *Loader) AddStore(name string, rows Rows) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// AddStored adds a store's Known entries, n of them, that stay in the
+// store: their model vectors (of the spaces given, name → dims) are
+// searched at rest and their texts read only when a query needs them
+// (novelty.Stored, package store's Knowledge, which leaves out the
+// entries of UnknownStatus). It returns n. A space whose dims disagree
+// with the clade's earlier vectors of it adds nothing and is an error of
+// the store name, matching ErrSpace.
+func (l *Loader) AddStored(name string, src novelty.Stored, spaces map[string]int, n int) (int, error) {
+	for space, d := range spaces {
+		if e, ok := l.dims[space]; ok && e != d {
+			return 0, fmt.Errorf("%s: %w: vectors of %q have %d dims, the clade's earlier ones %d", name, ErrSpace, space, d, e)
+		}
+	}
+	if err := l.b.AddStored(src, spaces, n); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	for space, d := range spaces {
+		l.dims[space] = d
+	}
+	l.n += n
+	return n, nil
 }
 
 func nameOf(src *grimoire.Input, opts grimoire.ReadOptions) string {

@@ -21,9 +21,12 @@
 //     every reader of a bundle does (bundle.DecodeChecked): a bundle that
 //     breaks any rule of its format adds nothing.
 //   - A store: each entry's content, with its embedding in the model the
-//     store records for it, but its quarantined rows (AddStore). The
-//     command layer opens the store and hands its rows over (Rows); no
-//     stage imports the store.
+//     store records for it, but its quarantined rows (UnknownStatus). The
+//     command layer opens the store and hands it over as a novelty.Stored
+//     (AddStored: the vectors stay at rest and are searched there, the
+//     texts are read only when a query needs them); no stage imports the
+//     store. AddStore, which takes the rows one by one (Rows), is the
+//     same knowledge read whole: the tests hold AddStored to it.
 //
 // The command layer only tells the sources apart and opens them.
 //

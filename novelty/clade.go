@@ -3,6 +3,7 @@ package novelty
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -24,7 +25,66 @@ type Knowledge struct {
 // CladeBuilder collects clade knowledge.
 type CladeBuilder struct {
 	entries []Knowledge
+	orders  []int // each entry's place among everything added, stored sources too
+	stored  []storedSource
 	dims    map[string]int // vector length of each space seen
+}
+
+// A Stored source is clade knowledge that stays where it is (a store,
+// whose model vectors are at rest): Score asks it only what the queries
+// need, instead of the builder holding its entries. Keys are entry ids;
+// it holds no two entries of one id.
+type Stored interface {
+	// MaxCos returns, for each query of the model space (space, dims),
+	// the entry whose vector in that space has the largest Cosine64 with
+	// it, ties to the lowest id, or Ref −1 when it has none: a
+	// similarity.Set's MaxCos over those vectors (but for a zero query,
+	// which matches nothing).
+	MaxCos(space string, dims int, queries [][]float32) ([]similarity.StoredMatch, error)
+	// Others calls fn with the id and text of each entry that has no
+	// vector in the model space (space, dims), in id order, with the
+	// entry's bardo-text/v1 vector when that is its vector (else nil).
+	Others(space string, dims int, fn func(id, text string, textVector []float32) error) error
+	// Texts is Others of every entry.
+	Texts(fn func(id, text string, textVector []float32) error) error
+}
+
+// storedSource is a Stored source as added: its place among what was
+// added (ties between equal ids go to the earlier), its size.
+type storedSource struct {
+	src    Stored
+	order  int
+	n      int
+	spaces map[string]int
+}
+
+// AddStored adds a source of n entries whose model vectors, of the spaces
+// given (name → dims), stay in src. It returns an error, and adds nothing,
+// if a space's dims disagree with earlier vectors of it.
+func (b *CladeBuilder) AddStored(src Stored, spaces map[string]int, n int) error {
+	for space, d := range spaces {
+		if err := checkSpace(space, d, b.dims[space]); err != nil {
+			return err
+		}
+	}
+	for space, d := range spaces {
+		b.dims[space] = d
+	}
+	b.stored = append(b.stored, storedSource{src: src, order: len(b.orders) + len(b.stored), n: n, spaces: maps.Clone(spaces)})
+	return nil
+}
+
+// checkSpace is checkVector's rule on a space's dims.
+func checkSpace(space string, d, dims int) error {
+	switch {
+	case space == "" || d <= 0:
+		return fmt.Errorf("a stored space %q of %d dims", space, d)
+	case space == textembed.Space && d != textembed.Dims:
+		return fmt.Errorf("vectors of space %q have %d dims, want %d", space, d, textembed.Dims)
+	case dims != 0 && d != dims:
+		return fmt.Errorf("vectors of space %q have %d dims, earlier ones have %d", space, d, dims)
+	}
+	return nil
 }
 
 // NewCladeBuilder returns an empty builder.
@@ -64,6 +124,7 @@ func (b *CladeBuilder) add(k Knowledge, clone bool) error {
 		k.Vector = nil
 	}
 	b.entries = append(b.entries, k)
+	b.orders = append(b.orders, len(b.orders)+len(b.stored))
 	return nil
 }
 
@@ -107,7 +168,10 @@ type Clade struct {
 	// a similarity.Set returns among ties is the smallest id.
 	ids    []string
 	know   []Knowledge         // by entry number; their vectors are the model sets' own
+	orders []int               // by entry number: its place among what was added
 	models map[string]*indexed // entries with a vector in a model space, per space
+	stored []storedSource
+	dims   map[string]int // vector length of each space, stored sources' too
 
 	mu     sync.Mutex
 	text   *similarity.Set     // every entry's bardo-text/v1 vector, index = entry number; built on first use
@@ -126,15 +190,27 @@ type indexed struct {
 // a vector in it there, and embedding every entry's text (2 KiB a vector)
 // would cost a large store more than its model vectors.
 func (b *CladeBuilder) Build() *Clade {
-	entries := b.entries
+	order := make([]int, len(b.entries))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return strings.Compare(b.entries[x].ID, b.entries[y].ID) })
+	entries := make([]Knowledge, len(order))
+	orders := make([]int, len(order))
+	for n, i := range order {
+		entries[n], orders[n] = b.entries[i], b.orders[i]
+	}
+	stored, dims := b.stored, b.dims
 	*b = *NewCladeBuilder()
-	slices.SortStableFunc(entries, func(x, y Knowledge) int { return strings.Compare(x.ID, y.ID) })
 
 	c := &Clade{
 		ids:    make([]string, len(entries)),
 		know:   entries,
+		orders: orders,
 		models: map[string]*indexed{},
 		others: map[string]*indexed{},
+		stored: stored,
+		dims:   dims,
 	}
 	modelSets := map[string]*similarity.SetBuilder{}
 	for n, k := range entries {
@@ -189,8 +265,14 @@ func (c *Clade) textSet() *similarity.Set {
 	return c.text
 }
 
-// Len returns the number of clade entries.
-func (c *Clade) Len() int { return len(c.ids) }
+// Len returns the number of clade entries, stored sources' too.
+func (c *Clade) Len() int {
+	n := len(c.ids)
+	for _, s := range c.stored {
+		n += s.n
+	}
+	return n
+}
 
 // othersOf returns the bardo-text/v1 set of the entries that have no vector
 // in the model space, or nil when every entry has one.

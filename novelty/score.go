@@ -3,6 +3,7 @@ package novelty
 import (
 	"fmt"
 
+	"github.com/bardo-golem/bardo/similarity"
 	"github.com/bardo-golem/bardo/textembed"
 )
 
@@ -34,11 +35,7 @@ func (c *Clade) Score(qs []Query) ([]Score, error) {
 		if q.Category < 1 || q.Category > 9 {
 			return nil, fmt.Errorf("novelty query %d: category %d is not 1–9", i, q.Category)
 		}
-		dims := 0
-		if m := c.models[q.Space]; m != nil {
-			dims = m.set.Dims()
-		}
-		if err := checkVector(q.Space, q.Vector, dims); err != nil {
+		if err := checkVector(q.Space, q.Vector, c.dims[q.Space]); err != nil {
 			return nil, fmt.Errorf("novelty query %d: %w", i, err)
 		}
 	}
@@ -82,16 +79,125 @@ func (c *Clade) Score(qs []Query) ([]Score, error) {
 		}
 	}
 
+	bests := make([]found, len(qs))
+	for i, b := range best {
+		bests[i] = foundNone
+		if b.entry >= 0 {
+			bests[i] = found{id: c.ids[b.entry], order: c.orders[b.entry], cos: b.cos}
+		}
+	}
+	for _, s := range c.stored {
+		if err := c.scoreStored(s, qs, text, bySpace, spaces, textVector, bests); err != nil {
+			return nil, err
+		}
+	}
+
 	scores := make([]Score, len(qs))
 	for i, q := range qs {
 		s := Score{}
-		if b := best[i]; b.entry >= 0 && b.cos > 0 {
-			s.MaxCos, s.Nearest = b.cos, c.ids[b.entry]
+		if b := bests[i]; b.order >= 0 && b.cos > 0 {
+			s.MaxCos, s.Nearest = b.cos, b.id
 		}
 		s.Novelty = novelty(s.MaxCos, q.Category)
 		scores[i] = s
 	}
 	return scores, nil
+}
+
+// found is the best clade entry found for a query, wherever it is: its
+// id, its place among what was added, its cosine. Between equal cosines
+// the lower id wins, then the earlier added, as between the entries of
+// one Clade (numbered in id order, stably).
+type found struct {
+	id    string
+	order int // −1: none
+	cos   float64
+}
+
+var foundNone = found{order: -1}
+
+func (f found) better(g found) found {
+	switch {
+	case g.order < 0:
+		return f
+	case f.order < 0, g.cos > f.cos, g.cos == f.cos && (g.id < f.id || g.id == f.id && g.order < f.order):
+		return g
+	}
+	return f
+}
+
+// scoreStored searches stored source s for the queries as Score does the
+// clade's own entries: the text queries against every entry's
+// bardo-text/v1, those of a model space against its vectors there and
+// the others' bardo-text/v1.
+func (c *Clade) scoreStored(s storedSource, qs []Query, text []int, bySpace map[string][]int, spaces []string, textVector func(Query) []float32, out []found) error {
+	offer := func(idx []int, ms []similarity.StoredMatch) {
+		for k, m := range ms {
+			if m.Ref >= 0 {
+				out[idx[k]] = out[idx[k]].better(found{id: m.Key, order: s.order, cos: m.Cos})
+			}
+		}
+	}
+	// textSearch compares the queries idx in bardo-text/v1 with the texts
+	// each calls fn with.
+	textSearch := func(idx []int, each func(fn func(id, text string, tv []float32) error) error) error {
+		if len(idx) == 0 {
+			return nil
+		}
+		b := similarity.NewSet(textembed.Space, textembed.Dims)
+		var ids []string
+		if err := each(func(id, t string, tv []float32) error {
+			if tv == nil {
+				tv = textembed.Embed(t)
+			}
+			if err := checkVector(textembed.Space, tv, textembed.Dims); err != nil {
+				return fmt.Errorf("clade knowledge %q: %w", id, err)
+			}
+			mustAdd(b, tv)
+			ids = append(ids, id)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		vs := make([][]float32, len(idx))
+		for k, i := range idx {
+			vs[k] = textVector(qs[i])
+		}
+		ms := make([]similarity.StoredMatch, len(idx))
+		for k, m := range b.Build().MaxCos(vs) {
+			ms[k] = similarity.StoredMatch{Ref: int64(m.Index), Cos: m.Cos}
+			if m.Index >= 0 {
+				ms[k].Key = ids[m.Index]
+			}
+		}
+		offer(idx, ms)
+		return nil
+	}
+	if err := textSearch(text, s.src.Texts); err != nil {
+		return err
+	}
+	for _, space := range spaces {
+		idx := bySpace[space]
+		dims := c.dims[space]
+		vs := make([][]float32, len(idx))
+		for k, i := range idx {
+			vs[k] = qs[i].Vector
+		}
+		if _, ok := s.spaces[space]; ok {
+			ms, err := s.src.MaxCos(space, dims, vs)
+			if err != nil {
+				return err
+			}
+			offer(idx, ms)
+		}
+		if err := textSearch(idx, func(fn func(id, text string, tv []float32) error) error { return s.src.Others(space, dims, fn) }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // match is the best clade entry found so far for a query.

@@ -427,11 +427,19 @@ func fetcher(ctx context.Context, q querier) func(int64) (similarity.Ref, error)
 // deleted since they were written and those not in refs (when refs is not
 // nil), then the vectors added since.
 func scanGroup(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, refs []int64) error {
+	return scanGroupExcept(ctx, q, st, g, refs, nil)
+}
+
+// scanGroupExcept is scanGroup less the seqs in except too.
+func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, refs []int64, except map[int64]bool) error {
 	through, err := vectorsThrough(ctx, q)
 	if err != nil {
 		return err
 	}
 	deleted := map[int64]bool{}
+	for s := range except {
+		deleted[s] = true
+	}
 	drows, err := q.QueryContext(ctx, "SELECT seq FROM vector_deletions WHERE model=? AND dims=?", g.model, g.dims)
 	if err != nil {
 		return err
@@ -501,12 +509,12 @@ func scanGroup(ctx context.Context, q querier, st *similarity.Stream, g vectorGr
 		return err
 	}
 	rows.Close()
-	return scanPending(ctx, q, st, g, through, refs, &blk)
+	return scanPending(ctx, q, st, g, through, refs, deleted, &blk)
 }
 
 // scanPending scans the vectors of group g added after through: not in a
 // block yet (a writer other than bardo added them).
-func scanPending(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, through int64, refs []int64, blk *similarity.Block) error {
+func scanPending(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup, through int64, refs []int64, except map[int64]bool, blk *similarity.Block) error {
 	rows, err := q.QueryContext(ctx, `SELECT m.seq, m.entry_id, m.vector FROM embeddings m JOIN grimoire_entries g ON g.id=m.entry_id
 		WHERE m.seq > ? AND m.model=? AND m.dims=? AND g.polarity=? ORDER BY m.seq`, through, g.model, g.dims, g.polarity)
 	if err != nil {
@@ -535,6 +543,9 @@ func scanPending(ctx context.Context, q querier, st *similarity.Stream, g vector
 			if _, in := slices.BinarySearch(refs, seq); !in {
 				continue
 			}
+		}
+		if except[seq] {
+			continue
 		}
 		if len(raw) != 4*g.dims {
 			return fmt.Errorf("entry %q: embedding of %d bytes, its dims say %d; run bardo check", id, len(raw), g.dims)

@@ -63,7 +63,7 @@ func (g *globals) addCladeSource(l *clade.Loader, path string, strict bool) (fil
 	switch kind {
 	case kindStore:
 		f.Close()
-		return kind, addStore(l, file, name)
+		return kind, g.addStore(l, file, name)
 	case kindBundle:
 		r, done := g.inputProgress(f, name, file)
 		defer done()
@@ -94,18 +94,25 @@ func cladeKind(f *os.File) (fileKind, error) {
 }
 
 // addStore adds the entries of the store at path, read-only, by the
-// clade's rule for a store (clade.Loader.AddStore).
-func addStore(l *clade.Loader, path, name string) error {
+// clade's rule for a store: they stay in it, its vectors searched at rest
+// (clade.Loader.AddStored), so the store stays open until the run ends.
+func (g *globals) addStore(l *clade.Loader, path, name string) error {
 	ctx := context.Background()
 	st, err := openStore(ctx, storeFlags{Path: path}, false)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	_, err = l.AddStore(name, func(add func(*grimoire.Entry, string) error) error {
-		return st.EachKnowledge(ctx, add)
-	})
-	return err
+	k, err := st.Knowledge(ctx, clade.UnknownStatus)
+	if err != nil {
+		st.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if _, err := l.AddStored(name, k, k.Spaces, k.N); err != nil {
+		st.Close()
+		return err
+	}
+	g.closeAtEnd(st)
+	return nil
 }
 
 // spoolStdin copies standard input into the run's scratch folder, so that

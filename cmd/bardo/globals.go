@@ -31,6 +31,21 @@ type globals struct {
 	// warnings are the warnings of a --json run, held for the one JSON
 	// document report writes on stderr.
 	warnings []string
+
+	// atEnd is what the run closes once its command returns: the stores
+	// a clade keeps its knowledge in.
+	atEnd []io.Closer
+}
+
+// closeAtEnd closes c once the command returns.
+func (g *globals) closeAtEnd(c io.Closer) { g.atEnd = append(g.atEnd, c) }
+
+// closeAll closes what closeAtEnd was given, last first.
+func (g *globals) closeAll() {
+	for i := len(g.atEnd) - 1; i >= 0; i-- {
+		g.atEnd[i].Close()
+	}
+	g.atEnd = nil
 }
 
 func newGlobals(stdin io.Reader, stdout, stderr io.Writer, tmpDir string) *globals {

@@ -82,6 +82,7 @@ func execute(ctx context.Context, g *globals, args []string) int {
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	g.closeAll()
 	// The command has returned: its defers removed its temporary files;
 	// RemoveTemps, if a signal came, was called by run's handler.
 	var sig *signalError
