@@ -330,13 +330,9 @@ func (st *Stream) Best(fetch func(ref int64) (Ref, error)) ([]StoredMatch, error
 				break // Cosine64 ≤ hi + e < the best: neither wins nor ties
 			}
 			rescored++
-			r, err := fetch(int64(cd.ref))
+			r, cos, err := st.rescore(i, cd.ref, fetch)
 			if err != nil {
 				return nil, err
-			}
-			cos, err := st.cosine(i, r.Vector)
-			if err != nil {
-				return nil, fmt.Errorf("reference %q: %w", r.Key, err)
 			}
 			if cos < st.thr {
 				continue
@@ -362,13 +358,9 @@ func (st *Stream) Within(fetch func(ref int64) (Ref, error)) ([][]StoredMatch, e
 	for li, i := range st.live {
 		cands = st.collect(cands[:0], li, st.low)
 		for _, cd := range cands {
-			r, err := fetch(int64(cd.ref))
+			r, cos, err := st.rescore(i, cd.ref, fetch)
 			if err != nil {
 				return nil, err
-			}
-			cos, err := st.cosine(i, r.Vector)
-			if err != nil {
-				return nil, fmt.Errorf("reference %q: %w", r.Key, err)
 			}
 			if cos >= st.thr {
 				out[i] = append(out[i], StoredMatch{Ref: int64(cd.ref), Key: r.Key, Cos: cos})
@@ -391,6 +383,20 @@ func (st *Stream) collect(cands []qcand, li int, floor float64) []qcand {
 		}
 	}
 	return cands
+}
+
+// rescore reads reference ref with fetch and returns it with its Cosine64
+// to query i.
+func (st *Stream) rescore(i, ref int, fetch func(int64) (Ref, error)) (Ref, float64, error) {
+	r, err := fetch(int64(ref))
+	if err != nil {
+		return r, 0, err
+	}
+	cos, err := st.cosine(i, r.Vector)
+	if err != nil {
+		return r, 0, fmt.Errorf("reference %q: %w", r.Key, err)
+	}
+	return r, cos, nil
 }
 
 // cosine is Cosine64 of query i and a reference's vector as stored.

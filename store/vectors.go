@@ -403,16 +403,31 @@ func (v *VectorReader) Within(model string, dims int, queries [][]float32, thres
 
 // Vector returns the vector whose seq is ref, as stored.
 func (v *VectorReader) Vector(ref int64) ([]float32, error) {
-	r, err := fetcher(v.ctx, v.s.db)(ref)
-	return r.Vector, err
+	var out []float32
+	err := v.s.readTx(v.ctx, func(q querier) error { // a statement prepared on the transaction closes with it
+		r, err := fetcher(v.ctx, q)(ref)
+		out = r.Vector
+		return err
+	})
+	return out, err
 }
 
-// fetcher reads a vector and its entry id by seq.
+// fetcher reads a vector and its entry id by seq: a rescoring reads
+// thousands, so the statement is prepared once when q can prepare.
 func fetcher(ctx context.Context, q querier) func(int64) (similarity.Ref, error) {
+	const query = "SELECT entry_id, vector FROM embeddings WHERE seq=?"
+	row := func(seq int64) *sql.Row { return q.QueryRowContext(ctx, query, seq) }
+	if p, ok := q.(interface {
+		PrepareContext(context.Context, string) (*sql.Stmt, error)
+	}); ok {
+		if st, err := p.PrepareContext(ctx, query); err == nil {
+			row = func(seq int64) *sql.Row { return st.QueryRowContext(ctx, seq) }
+		}
+	}
 	return func(seq int64) (similarity.Ref, error) {
 		var r similarity.Ref
 		var raw []byte
-		if err := q.QueryRowContext(ctx, "SELECT entry_id, vector FROM embeddings WHERE seq=?", seq).Scan(&r.Key, &raw); err != nil {
+		if err := row(seq).Scan(&r.Key, &raw); err != nil {
 			return r, fmt.Errorf("vector %d: %w", seq, err)
 		}
 		if len(raw)%4 != 0 {
