@@ -303,7 +303,10 @@ func pathCases() []pathCase {
 					}
 					n, _ := io.Copy(io.Discard, c)
 					c.Close()
-					os.WriteFile(filepath.Join(w.dir, "sock-read"), []byte(strings.Repeat("x", int(n))), 0o644)
+					// Written aside and renamed: the check never sees the file empty.
+					tmp := filepath.Join(w.dir, "sock-read.tmp")
+					os.WriteFile(tmp, []byte(strings.Repeat("x", int(n))), 0o644)
+					os.Rename(tmp, filepath.Join(w.dir, "sock-read"))
 				}()
 				return []string{"bundle", w.export, "-o", p}
 			},
