@@ -1,6 +1,10 @@
 package dedup
 
-import "github.com/bardo-golem/bardo/similarity"
+import (
+	"hash/maphash"
+
+	"github.com/bardo-golem/bardo/similarity"
+)
 
 // The thresholds of decisions.md, "Inheritance": the one place they are
 // defined.
@@ -14,7 +18,9 @@ const (
 
 // Existing is one row of a store, as dedup sees it. Its model vector is
 // either loaded (Vector) or at rest in the store (Ref and Dims, Vector
-// nil), where a review searches it through a VectorStore.
+// nil), where a review searches it through a VectorStore; so is its
+// content: loaded (Content), or at rest (Content "", Sum its ContentSum),
+// where a review reads it only when the row needs it (see Contents).
 type Existing struct {
 	ID, Content string
 	Space       string    // embedding space of the row's vector; "" when the row has none
@@ -23,11 +29,35 @@ type Existing struct {
 	Polarity    string    // positive (also "") | negative
 	Ref         int64     // the vector's handle in the VectorStore when it is at rest; 0 otherwise
 	Dims        int       // the length of the vector at rest
+	Sum         uint64    // ContentSum of the content when it is at rest; 0 when it is loaded or empty
 }
 
-// A VectorStore holds the vectors of Existing rows at rest and searches
-// them where they are, so that a review of a large store never loads
-// them (package store's VectorReader).
+// contentSeed keys ContentSum: a sum is compared only within one process
+// (a review and the store view it reads), never kept.
+var contentSeed = maphash.MakeSeed()
+
+// ContentSum returns the sum by which a row whose content is at rest is
+// known to a review: a review reads the content of a row whose sum is an
+// incoming row's, and compares the texts. Never 0, which is "no content at
+// rest".
+func ContentSum(content []byte) uint64 {
+	return nonZero(maphash.Bytes(contentSeed, content))
+}
+
+func contentSum(content string) uint64 {
+	return nonZero(maphash.String(contentSeed, content))
+}
+
+func nonZero(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// A VectorStore holds what of Existing rows is at rest — their vectors and
+// contents — and searches the vectors where they are, so that a review of
+// a large store never loads them (package store's VectorReader).
 type VectorStore interface {
 	// BestAtLeast returns, for each query of space (space, dims), the
 	// vector of polarity among refs (increasing) whose Cosine64 with it is
@@ -37,6 +67,11 @@ type VectorStore interface {
 	BestAtLeast(space string, dims int, polarity string, refs []int64, queries [][]float32, threshold float64) ([]similarity.StoredMatch, error)
 	// Vector returns the vector whose handle is ref.
 	Vector(ref int64) ([]float32, error)
+	// Contents returns the contents of the rows of ids, by id. A review
+	// reads only the rows it needs the text of: those whose sum is an
+	// incoming row's, those holding an incoming id, and those it meets
+	// through bardo-text/v1.
+	Contents(ids []string) (map[string]string, error)
 }
 
 // Incoming is a row offered to a store, as dedup sees it: an inherit's

@@ -39,6 +39,15 @@
 //
 // # Engine
 //
+// A store's rows are read in place, never copied, and what of them is at
+// rest stays there (Existing, VectorStore): their vectors are searched
+// where they are, and a row's content is read only when the review needs
+// it — the row holds an incoming id, its ContentSum is an incoming
+// content's, or it is met through bardo-text/v1. The id and content
+// indexes hold the candidates' ids and contents and the store rows that
+// have them, so what a review of a million-row store holds besides the
+// caller's view grows with the rows offered, not with the store.
+//
 // Model vectors are searched with package similarity (float64 cosines of
 // the threshold search, only matches at SameAsFrom or above). Rows met
 // through bardo-text/v1 are held sparse (their non-zero components,

@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -90,15 +91,17 @@ type group struct {
 // store's rows and the rows admitted before it. Its rows are numbered: the
 // store's in id order, then the admitted ones as they are admitted.
 type engine struct {
-	ids      []string
-	contents []string
-	keys     []spaceKey
-	vecs     [][]float32
-	refs     []int64  // the store's rows' vectors at rest (vecs nil); 0 otherwise
-	statuses []string // the store's rows' status; "" for rows of the plan
-	vs       VectorStore
-	byID     map[string]int
-	exact    map[string]int // polarity "\x00" content → lowest row
+	// The store's rows, engine rows 0 … len(store)−1 in id order, are the
+	// caller's, read in place: a row of a large store costs the engine no
+	// copy. What a review reads of them from rest is beside them.
+	store   []Existing
+	order   []int             // engine row → index in store; nil when store is in id order
+	fetched map[int]string    // contents read from rest
+	loaded  map[int][]float32 // vectors read from rest (loadHeld)
+	adm     []admitted        // engine rows len(store) …: the rows admitted, in order
+	vs      VectorStore
+	byID    map[string]int
+	exact   map[string]int // polarity "\x00" content → lowest row
 
 	cands        []*candidate
 	existingBest []match              // per candidate: the best store row of its model group, if at least SameAsFrom
@@ -111,6 +114,13 @@ type engine struct {
 	needText     map[group]bool       // cache of needsText
 	workers      int                  // goroutines of a look-ahead (ahead.go); 0: none
 	ahead        lookAhead
+}
+
+// admitted is a row the review admitted.
+type admitted struct {
+	id, content string
+	key         spaceKey
+	vec         []float32
 }
 
 // planSet holds the model vectors of the candidates of one group, so that
@@ -132,8 +142,8 @@ func newEngine(existing []Existing, vs VectorStore, incoming []Incoming) (*engin
 		cands[i] = c
 	}
 	e := &engine{
-		byID:     make(map[string]int, len(existing)+len(cands)),
-		exact:    make(map[string]int, len(existing)+len(cands)),
+		byID:     make(map[string]int, len(cands)),
+		exact:    make(map[string]int, len(cands)),
 		cands:    cands,
 		plan:     make(map[group]*planSet),
 		planPos:  make([]int, len(cands)),
@@ -141,48 +151,108 @@ func newEngine(existing []Existing, vs VectorStore, incoming []Incoming) (*engin
 		queries:  make(map[group]bool),
 		needText: make(map[group]bool),
 		vs:       vs,
+		store:    existing,
+		fetched:  map[int]string{},
+		loaded:   map[int][]float32{},
 	}
+	// What a store row can be to a candidate besides a vector's match: the
+	// holder of its id, or the same content. Only such rows are indexed by
+	// id and content, so the indexes grow with the candidates, not with
+	// the store.
+	candIDs := make(map[string]bool, len(cands))
+	candContents := make(map[string]bool, len(cands))
+	candSums := make(map[uint64]bool, len(cands))
 	for _, c := range cands {
 		e.queries[group{c.key, c.pol}] = true
+		candIDs[c.id] = true
+		if c.content != "" {
+			candContents[c.content] = true
+			candSums[contentSum(c.content)] = true
+		}
 	}
-	order := make([]int, len(existing))
-	for i := range order {
-		order[i] = i
+	// The store's rows in id order (a store view comes sorted: no order to
+	// keep then).
+	if !slices.IsSortedFunc(existing, func(a, b Existing) int { return strings.Compare(a.ID, b.ID) }) {
+		e.order = make([]int, len(existing))
+		for i := range e.order {
+			e.order[i] = i
+		}
+		slices.SortStableFunc(e.order, func(a, b int) int { return strings.Compare(existing[a].ID, existing[b].ID) })
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(existing[a].ID, existing[b].ID) })
 	members := make(map[group][]int) // model group → store rows
 	type textRow struct {
 		r int
 		g group
 		v sparse
 	}
+	type atRest struct {
+		r   int
+		pol string
+	}
 	var texts []textRow        // store rows met through bardo-text/v1
+	var fetch []atRest         // store rows whose content at rest the review reads
 	var df [textembed.Dims]int // of the rows the text indexes may hold
 	count := func(v sparse) {
 		for _, k := range v.idx {
 			df[k]++
 		}
 	}
-	for _, k := range order {
-		x := &existing[k]
+	for r := range existing {
+		x := e.stored(r)
 		key := existingKey(x)
 		pol := grimoire.EffectivePolarity(x.Polarity)
-		r := e.addRow(x.ID, x.Content, key, x.Vector, pol, x.Status)
-		if x.Vector == nil && key != (spaceKey{}) {
-			if vs == nil {
-				return nil, fmt.Errorf("store entry %q: its vector is at rest and the review was given no store to search", x.ID)
-			}
-			e.refs[r] = x.Ref
+		if x.Vector == nil && key != (spaceKey{}) && vs == nil {
+			return nil, fmt.Errorf("store entry %q: its vector is at rest and the review was given no store to search", x.ID)
 		}
 		if key != (spaceKey{}) {
 			g := group{key, pol}
 			members[g] = append(members[g], r)
 		}
-		if g := (group{key, pol}); e.needsText(g) {
-			v := sparseText(x.Content)
-			texts = append(texts, textRow{r, g, v})
-			count(v)
+		read := false // its content at rest is needed
+		if candIDs[x.ID] {
+			e.indexID(r, x.ID)
+			read = true
 		}
+		if x.Content != "" && candContents[x.Content] {
+			e.indexContent(r, x.Content, pol)
+		}
+		if x.Content == "" && x.Sum != 0 && candSums[x.Sum] {
+			read = true
+		}
+		if g := (group{key, pol}); e.needsText(g) {
+			texts = append(texts, textRow{r: r, g: g})
+			read = true
+		}
+		if read && x.Content == "" && x.Sum != 0 {
+			fetch = append(fetch, atRest{r, pol})
+		}
+	}
+	if len(fetch) > 0 {
+		if vs == nil {
+			return nil, fmt.Errorf("store entry %q: its content is at rest and the review was given no store to read", e.id(fetch[0].r))
+		}
+		ids := make([]string, len(fetch))
+		for k, f := range fetch {
+			ids[k] = e.id(f.r)
+		}
+		got, err := vs.Contents(ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fetch {
+			c, ok := got[e.id(f.r)]
+			if !ok {
+				return nil, fmt.Errorf("store entry %q: the store did not return its content", e.id(f.r))
+			}
+			e.fetched[f.r] = c
+			if c != "" && candContents[c] {
+				e.indexContent(f.r, c, f.pol)
+			}
+		}
+	}
+	for k := range texts {
+		texts[k].v = sparseText(e.content(texts[k].r))
+		count(texts[k].v)
 	}
 	e.textTop = 1
 	var texting []*candidate
@@ -218,25 +288,86 @@ func newEngine(existing []Existing, vs VectorStore, incoming []Incoming) (*engin
 	return e, nil
 }
 
-// addRow appends an engine row and returns its number.
-func (e *engine) addRow(id, content string, key spaceKey, vec []float32, pol, status string) int {
-	r := len(e.ids)
-	e.ids = append(e.ids, id)
-	e.contents = append(e.contents, content)
-	e.keys = append(e.keys, key)
-	e.vecs = append(e.vecs, vec)
-	e.refs = append(e.refs, 0)
-	e.statuses = append(e.statuses, status)
-	if _, dup := e.byID[id]; !dup {
-		e.byID[id] = r
-	}
+// addRow appends an admitted row, indexed by its id and content, and
+// returns its number.
+func (e *engine) addRow(id, content string, key spaceKey, vec []float32, pol string) int {
+	r := len(e.store) + len(e.adm)
+	e.adm = append(e.adm, admitted{id, content, key, vec})
+	e.indexID(r, id)
 	if content != "" {
-		k := pol + "\x00" + content
-		if _, dup := e.exact[k]; !dup {
-			e.exact[k] = r
-		}
+		e.indexContent(r, content, pol)
 	}
 	return r
+}
+
+// stored returns store row r (r < len(e.store)).
+func (e *engine) stored(r int) *Existing {
+	if e.order != nil {
+		return &e.store[e.order[r]]
+	}
+	return &e.store[r]
+}
+
+func (e *engine) id(r int) string {
+	if r < len(e.store) {
+		return e.stored(r).ID
+	}
+	return e.adm[r-len(e.store)].id
+}
+
+// content returns row r's content, "" for a store row's at rest that the
+// review did not read.
+func (e *engine) content(r int) string {
+	if r < len(e.store) {
+		if x := e.stored(r); x.Content != "" {
+			return x.Content
+		}
+		return e.fetched[r]
+	}
+	return e.adm[r-len(e.store)].content
+}
+
+func (e *engine) key(r int) spaceKey {
+	if r < len(e.store) {
+		return existingKey(e.stored(r))
+	}
+	return e.adm[r-len(e.store)].key
+}
+
+// vec returns row r's model vector: nil for a store row's at rest that
+// the review did not read.
+func (e *engine) vec(r int) []float32 {
+	if r < len(e.store) {
+		if x := e.stored(r); x.Vector != nil {
+			return x.Vector
+		}
+		return e.loaded[r]
+	}
+	return e.adm[r-len(e.store)].vec
+}
+
+// status returns a store row's status; "" for an admitted row.
+func (e *engine) status(r int) string {
+	if r < len(e.store) {
+		return e.stored(r).Status
+	}
+	return ""
+}
+
+// indexID makes row r the holder of id, unless a lower row holds it.
+func (e *engine) indexID(r int, id string) {
+	if old, dup := e.byID[id]; !dup || r < old {
+		e.byID[id] = r
+	}
+}
+
+// indexContent makes row r the row of its (non-empty) content and
+// polarity, unless a lower row has them.
+func (e *engine) indexContent(r int, content, pol string) {
+	k := pol + "\x00" + content
+	if old, dup := e.exact[k]; !dup || r < old {
+		e.exact[k] = r
+	}
 }
 
 // needsText reports whether rows of group g must be met through
@@ -294,16 +425,15 @@ func (e *engine) searchExisting(members map[group][]int) error {
 		// decide): the threshold search skips the maxima below it.
 		b := similarity.NewSet(g.key.space, g.key.dims)
 		var loaded []int
-		var refs []int64
-		byRef := map[int64]int{}
+		var atRest []int // rows whose vectors are at rest, by ref
 		for _, r := range rows {
-			if e.vecs[r] == nil {
-				refs = append(refs, e.refs[r])
-				byRef[e.refs[r]] = r
+			v := e.vec(r)
+			if v == nil {
+				atRest = append(atRest, r)
 				continue
 			}
-			if _, err := b.AddShared(e.vecs[r]); err != nil {
-				return fmt.Errorf("store entry %q: %w", e.ids[r], err)
+			if _, err := b.AddShared(v); err != nil {
+				return fmt.Errorf("store entry %q: %w", e.id(r), err)
 			}
 			loaded = append(loaded, r)
 		}
@@ -314,10 +444,14 @@ func (e *engine) searchExisting(members map[group][]int) error {
 				}
 			}
 		}
-		if len(refs) == 0 {
+		if len(atRest) == 0 {
 			continue
 		}
-		slices.Sort(refs)
+		slices.SortFunc(atRest, func(a, b int) int { return cmp.Compare(e.stored(a).Ref, e.stored(b).Ref) })
+		refs := make([]int64, len(atRest))
+		for k, r := range atRest {
+			refs[k] = e.stored(r).Ref
+		}
 		found, err := e.vs.BestAtLeast(g.key.space, g.key.dims, g.pol, refs, queries, SameAsFrom)
 		if err != nil {
 			return err
@@ -326,8 +460,12 @@ func (e *engine) searchExisting(members map[group][]int) error {
 			if m.Ref < 0 {
 				continue
 			}
-			r, ok := byRef[m.Ref]
-			if !ok || e.ids[r] != m.Key {
+			j, ok := slices.BinarySearch(refs, m.Ref)
+			r := -1
+			if ok {
+				r = atRest[j]
+			}
+			if !ok || e.id(r) != m.Key {
 				return fmt.Errorf("the store's search returned vector %d (%q), which is not a row of the review", m.Ref, m.Key)
 			}
 			// Rows are numbered in id order: the lowest row of a tie is
@@ -343,14 +481,14 @@ func (e *engine) searchExisting(members map[group][]int) error {
 func (e *engine) loadHeld() error {
 	for _, c := range e.cands {
 		r, ok := e.byID[c.id]
-		if !ok || e.vecs[r] != nil || e.refs[r] == 0 || c.key != e.keys[r] {
+		if !ok || r >= len(e.store) || c.key == (spaceKey{}) || c.key != e.key(r) || e.vec(r) != nil {
 			continue
 		}
-		v, err := e.vs.Vector(e.refs[r])
+		v, err := e.vs.Vector(e.stored(r).Ref)
 		if err != nil {
-			return fmt.Errorf("store entry %q: %w", e.ids[r], err)
+			return fmt.Errorf("store entry %q: %w", e.id(r), err)
 		}
-		e.vecs[r] = v
+		e.loaded[r] = v
 	}
 	return nil
 }
@@ -392,9 +530,6 @@ func (e *engine) held(id string) (int, bool) {
 	return r, ok
 }
 
-func (e *engine) id(r int) string     { return e.ids[r] }
-func (e *engine) status(r int) string { return e.statuses[r] }
-
 // best returns the row candidate i most resembles (idx −1: none). Only
 // matches at SameAsFrom or above are searched for: decide ignores the
 // others.
@@ -432,7 +567,7 @@ func (e *engine) known(i int) match {
 // admit makes candidate i a row that later candidates are compared with.
 func (e *engine) admit(i int) {
 	c := e.cands[i]
-	r := e.addRow(c.id, c.content, c.key, c.vec, c.pol, "")
+	r := e.addRow(c.id, c.content, c.key, c.vec, c.pol)
 	g := group{c.key, c.pol}
 	if ps := e.plan[g]; ps != nil && c.key != (spaceKey{}) {
 		ps.rows[e.planPos[i]] = r
@@ -449,13 +584,13 @@ func (e *engine) pairCosine(i, r int) float64 {
 	c := e.cands[i]
 	var cos float64
 	switch {
-	case c.content != "" && c.content == e.contents[r]:
+	case c.content != "" && c.content == e.content(r):
 		return 1
-	case c.key != (spaceKey{}) && c.key == e.keys[r]:
-		cos = similarity.Cosine64(c.vec, e.vecs[r])
+	case c.key != (spaceKey{}) && c.key == e.key(r):
+		cos = similarity.Cosine64(c.vec, e.vec(r))
 	default:
 		// Cosine64's bits from the non-zero components (textindex.go).
-		a, b := c.textVector(), sparseText(e.contents[r])
+		a, b := c.textVector(), sparseText(e.content(r))
 		cos = cosine(dot(a, b), a.sumSq(), b.sumSq())
 	}
 	if math.IsNaN(cos) { // a store row with a non-finite vector

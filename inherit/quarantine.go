@@ -48,12 +48,12 @@ type Rekey struct{ From, To string }
 // quarantined — quarantined knowledge never dedups a trusted arrival,
 // never is its sighting and never holds an id it needs (see rekeys).
 func visible(existing []Existing, t Trust) (seen []Existing, quarantined map[string]bool) {
-	if t.Quarantine {
-		return existing, nil
+	if t.Quarantine || !slices.ContainsFunc(existing, isQuarantined) {
+		return existing, nil // no copy of a large store's view
 	}
 	seen = make([]Existing, 0, len(existing))
 	for _, x := range existing {
-		if x.Status == grimoire.StatusQuarantined {
+		if isQuarantined(x) {
 			if quarantined == nil {
 				quarantined = map[string]bool{}
 			}
@@ -64,6 +64,8 @@ func visible(existing []Existing, t Trust) (seen []Existing, quarantined map[str
 	}
 	return seen, quarantined
 }
+
+func isQuarantined(x Existing) bool { return x.Status == grimoire.StatusQuarantined }
 
 // Visible is the rule of visible for plans made outside this package (a
 // library equip): the rows of existing an arrival under t meets, and the

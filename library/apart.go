@@ -2,6 +2,7 @@ package library
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -51,9 +52,13 @@ func OriginalID(id string) (string, bool) {
 // row's id → the signer of the deposit that brought it; "" for unsigned or
 // unknown) — and the ids of the rows it does not.
 func Apart(existing []inherit.Existing, signerOf map[string]string, signer string) (seen []inherit.Existing, apart map[string]bool) {
+	other := func(x inherit.Existing) bool { return signerOf[x.ID] != signer }
+	if !slices.ContainsFunc(existing, other) {
+		return existing, nil // no copy of a large store's view
+	}
 	seen = make([]inherit.Existing, 0, len(existing))
 	for _, x := range existing {
-		if signerOf[x.ID] != signer {
+		if other(x) {
 			if apart == nil {
 				apart = map[string]bool{}
 			}

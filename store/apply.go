@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -27,26 +28,48 @@ const ToxicFlag = "toxic"
 const vectorChunk = 1 << 18
 
 // DedupView returns every row of the store as the planner sees it, in id
-// order (bytewise): its content, status, polarity, and its vector's space
-// and handle at rest (Ref, Dims: the vector stays in the store, searched
-// through Vectors), or none.
+// order (bytewise): its status, polarity, its content's sum (Sum: the
+// content stays in the store, read through Vectors when a review needs
+// it), and its vector's space and handle at rest (Ref, Dims: the vector
+// stays in the store, searched through Vectors), or none. What it holds
+// per row is a few words and the id, however long the row's text and
+// vector: a million rows are about 150 MB.
 func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM grimoire_entries").Scan(&n); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.dims, m.seq
 		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []inherit.Existing
+	out := make([]inherit.Existing, 0, n)
+	// A store has a handful of statuses, polarities and spaces: one
+	// string of each, not one per row.
+	words := map[string]string{}
+	word := func(b []byte) string {
+		if w, ok := words[string(b)]; ok {
+			return w
+		}
+		w := string(b)
+		words[w] = w
+		return w
+	}
 	for rows.Next() {
 		var e inherit.Existing
-		var model sql.NullString
+		var content, status, polarity, model sql.RawBytes // read in place
 		var dims, seq sql.NullInt64
-		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &model, &dims, &seq); err != nil {
+		if err := rows.Scan(&e.ID, &content, &status, &polarity, &model, &dims, &seq); err != nil {
 			return nil, err
 		}
-		if model.Valid {
-			e.Space, e.Dims, e.Ref = model.String, int(dims.Int64), seq.Int64
+		if len(content) > 0 {
+			e.Sum = dedup.ContentSum(content)
+		}
+		e.Status, e.Polarity = word(status), word(polarity)
+		if seq.Valid {
+			e.Space, e.Dims, e.Ref = word(model), int(dims.Int64), seq.Int64
 		}
 		out = append(out, e)
 	}

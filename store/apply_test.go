@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
@@ -275,13 +276,23 @@ func TestDedupView(t *testing.T) {
 			got = append(got, e)
 		}
 	}
+	texts := map[string]string{"new-1": "arriving new-1", "new-archived": "arriving new-archived", "old-1": "old one"}
+	sum := func(id string) uint64 { return dedup.ContentSum([]byte(texts[id])) }
 	want := []inherit.Existing{
-		{ID: "new-1", Content: "arriving new-1", Space: testSpace, Status: "active", Polarity: "positive", Ref: 3, Dims: 4},
-		{ID: "new-archived", Content: "arriving new-archived", Status: "archived", Polarity: "positive"},
-		{ID: "old-1", Content: "old one", Space: testSpace, Status: "active", Polarity: "positive", Ref: 1, Dims: 4},
+		{ID: "new-1", Sum: sum("new-1"), Space: testSpace, Status: "active", Polarity: "positive", Ref: 3, Dims: 4},
+		{ID: "new-archived", Sum: sum("new-archived"), Status: "archived", Polarity: "positive"},
+		{ID: "old-1", Sum: sum("old-1"), Space: testSpace, Status: "active", Polarity: "positive", Ref: 1, Dims: 4},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("view (-want +got):\n%s", d)
+	}
+	// The contents stay at rest, read by id.
+	read, err := s.Vectors(ctx).Contents([]string{"old-1", "new-1", "no-such-row", "new-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]string{"new-1": texts["new-1"], "old-1": texts["old-1"]}, read); d != "" {
+		t.Errorf("contents (-want +got):\n%s", d)
 	}
 	for _, e := range want {
 		if e.Ref == 0 {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bardo-golem/bardo/similarity"
 )
@@ -408,6 +409,35 @@ func (v *VectorReader) Vector(ref int64) ([]float32, error) {
 		r, err := fetcher(v.ctx, q)(ref)
 		out = r.Vector
 		return err
+	})
+	return out, err
+}
+
+// Contents returns the contents of the entries of ids, by id; an id the
+// store does not hold is not in the map.
+func (v *VectorReader) Contents(ids []string) (map[string]string, error) {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	out := make(map[string]string, len(ids))
+	err := v.s.readTx(v.ctx, func(q querier) error {
+		const batch = 256 // one statement per batch, not per id
+		for len(ids) > 0 {
+			part := ids[:min(batch, len(ids))]
+			ids = ids[len(part):]
+			args := make([]any, len(part))
+			for i, id := range part {
+				args[i] = id
+			}
+			if err := eachRow(v.ctx, q, "SELECT id, content FROM grimoire_entries WHERE id IN ("+strings.Repeat("?,", len(part)-1)+"?)",
+				func(rs *sql.Rows) error {
+					var id, c string
+					err := rs.Scan(&id, &c)
+					out[id] = c
+					return err
+				}, args...); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return out, err
 }

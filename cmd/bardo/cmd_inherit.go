@@ -298,11 +298,11 @@ func (in *inheritRun) into(ctx context.Context) error {
 		return err
 	}
 	in.opts.Trust = in.arrival()
-	holdStoreMemory(in.o.Store.Path)
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
 	}
+	holdStoreMemory(len(existing))
 	if err := in.supersededView(ctx, s, existing); err != nil {
 		return err
 	}
@@ -316,7 +316,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 		res.Reason = "dry run"
 		return in.render(res, plan)
 	}
-	if err := in.ask(plan, existing); err != nil {
+	if err := in.ask(plan, s.Vectors(ctx).Contents); err != nil {
 		return err
 	}
 	activity, err := in.apply(ctx, s, plan)

@@ -157,14 +157,21 @@ func inheritRows(res inheritResult) [][]string {
 
 // ask resolves --on-similar ask: each same_as candidate is shown on
 // stderr and answered on stdin (y merges; anything else keeps both).
-// existing holds the store's rows, for their text.
-func (in *inheritRun) ask(p *inherit.Plan, existing []inherit.Existing) error {
+// contents reads the texts of the store's rows it shows (nil: no store).
+func (in *inheritRun) ask(p *inherit.Plan, contents func(ids []string) (map[string]string, error)) error {
 	if in.o.OnSimilar != inherit.OnSimilarAsk || len(p.SameAs) == 0 {
 		return nil
 	}
-	texts := make(map[string]string, len(existing)+len(p.Admit))
-	for _, x := range existing {
-		texts[x.ID] = x.Content
+	texts := map[string]string{}
+	if contents != nil {
+		ids := make([]string, len(p.SameAs))
+		for i, s := range p.SameAs {
+			ids[i] = s.ExistingID
+		}
+		var err error
+		if texts, err = contents(ids); err != nil {
+			return fmt.Errorf("reading the rows of the same_as candidates: %w", err)
+		}
 	}
 	for _, a := range p.Admit {
 		texts[a.Entry.ID] = a.Entry.Content

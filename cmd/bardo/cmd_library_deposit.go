@@ -258,11 +258,11 @@ func (d *depositRun) into(ctx context.Context) error {
 			return d.render(d.alreadyDeposited(), nil)
 		}
 	}
-	holdStoreMemory(d.o.Library.Path)
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
 	}
+	holdStoreMemory(len(existing))
 	// The planner's rule: quarantined rows are invisible to a trusted
 	// deposit, and one holding an id it takes is moved aside.
 	existing, quarantined := inherit.Visible(existing, d.trust)

@@ -146,11 +146,11 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	if err != nil {
 		return err
 	}
-	holdStoreMemory(o.Store.Path)
 	existing, err := succ.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", o.Store.Path, err)
 	}
+	holdStoreMemory(len(existing))
 	// Equipped rows arrive by the planner's rule for a trusted arrival:
 	// the store's quarantined rows are invisible to them, and one holding
 	// an id they take is moved aside.

@@ -24,13 +24,13 @@ const (
 	memoryPerByte   = 128
 )
 
-// A store a run reads whole for dedup (its DedupView) holds about its file's
-// size again in vectors, texts and their packed copies: the limit grows by
-// storeMemoryPerByte for each byte of it, so that a large store never
-// leaves the collector running against a limit below what is live
-// (before this, a 300 KB bundle inherited into a 40k × 768 store took
-// twice the CPU).
-const storeMemoryPerByte = 4
+// A store a run reads for dedup holds, in its view (store.DedupView), a
+// few words and the id per row — its texts and vectors stay at rest — and
+// the review about as much again: the limit grows by storeMemoryPerRow for
+// each row, so that a large store never leaves the collector running
+// against a limit below what is live (before the vectors stayed at rest,
+// a 300 KB bundle inherited into a 40k × 768 store took twice the CPU).
+const storeMemoryPerRow = 384
 
 var memoryLimit = struct {
 	sync.Mutex
@@ -63,21 +63,16 @@ func holdMemory(n int64) {
 	}
 }
 
-// holdStoreMemory raises the limit for the store at path, which the run
-// reads whole: a run that has read no bundle has no limit to raise, and
-// one that reads the store after the bundle, or before it, ends with the
-// same limit.
-func holdStoreMemory(path string) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > (math.MaxInt64-memoryLimitBase)/(2*storeMemoryPerByte) {
+// holdStoreMemory raises the limit for a store view of rows rows: a run
+// that has read no bundle has no limit to raise, and one that reads the
+// store after the bundle, or before it, ends with the same limit.
+func holdStoreMemory(rows int) {
+	if os.Getenv("GOMEMLIMIT") != "" || rows < 0 || int64(rows) > (math.MaxInt64-memoryLimitBase)/(2*storeMemoryPerRow) {
 		return
 	}
 	memoryLimit.Lock()
 	defer memoryLimit.Unlock()
-	memoryLimit.store += storeMemoryPerByte * fi.Size()
+	memoryLimit.store += storeMemoryPerRow * int64(rows)
 	if memoryLimit.set != 0 {
 		debug.SetMemoryLimit(memoryLimit.set + memoryLimit.store)
 	}

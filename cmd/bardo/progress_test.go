@@ -221,7 +221,7 @@ func TestAskEndsTheBar(t *testing.T) {
 	}
 	in := &inheritRun{g: g, o: inheritOptions{OnSimilar: inherit.OnSimilarAsk}}
 	plan := &inherit.Plan{SameAs: []inherit.SameAs{{NewID: "new", ExistingID: "old", Cosine: 0.93}}}
-	if err := in.ask(plan, []inherit.Existing{{ID: "old", Content: "an old row"}}); err != nil {
+	if err := in.ask(plan, func([]string) (map[string]string, error) { return map[string]string{"old": "an old row"}, nil }); err != nil {
 		t.Fatal(err)
 	}
 	if g.progress != nil {
