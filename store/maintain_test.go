@@ -192,8 +192,13 @@ func TestInvariantArchiveIsNotDeletion(t *testing.T) {
 		t.Errorf("restored row exports as %+v", e)
 	}
 	// Retention never overrules a person: the next cycle leaves it.
-	if rep := mustMaintain(t, s, maintain.Options{Now: week.Add(24 * time.Hour)}); rep.Changes.Archived != 0 {
+	rep = mustMaintain(t, s, maintain.Options{Now: week.Add(24 * time.Hour)})
+	if rep.Changes.Archived != 0 {
 		t.Errorf("the next cycle archived %d rows again", rep.Changes.Archived)
+	}
+	// Nor does the health report count it as below the floor.
+	if rep.Assessment.BelowFloor != 0 {
+		t.Errorf("the next cycle's assessment counts %d active rows below the floor, want 0 (the restored row stays)", rep.Assessment.BelowFloor)
 	}
 	mustBeSound(t, s)
 }

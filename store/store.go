@@ -44,7 +44,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // Kinds of store.
 const (
