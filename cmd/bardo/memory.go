@@ -30,7 +30,7 @@ const (
 // each row, so that a large store never leaves the collector running
 // against a limit below what is live (before the vectors stayed at rest,
 // a 300 KB bundle inherited into a 40k × 768 store took twice the CPU).
-const storeMemoryPerRow = 384
+const storeMemoryPerRow = 256
 
 var memoryLimit = struct {
 	sync.Mutex
