@@ -30,6 +30,10 @@ type Existing struct {
 	Ref         int64     // the vector's handle in the VectorStore when it is at rest; 0 otherwise
 	Dims        int       // the length of the vector at rest
 	Sum         uint64    // ContentSum of the content when it is at rest; 0 when it is loaded or empty
+	// Signer is the key that signed the library deposit that brought the
+	// row ("" when unsigned, unknown, or not a library's row): not dedup's
+	// to judge, but the rule that keeps signers apart (library.Apart).
+	Signer string
 }
 
 // contentSeed keys ContentSum: a sum is compared only within one process

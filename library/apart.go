@@ -48,11 +48,11 @@ func OriginalID(id string) (string, bool) {
 }
 
 // Apart returns the rows of existing that a deposit signed by signer ("" for
-// unsigned) meets — those whose deposit had the same signer (signerOf: a
-// row's id → the signer of the deposit that brought it; "" for unsigned or
-// unknown) — and the ids of the rows it does not.
-func Apart(existing []inherit.Existing, signerOf map[string]string, signer string) (seen []inherit.Existing, apart map[string]bool) {
-	other := func(x inherit.Existing) bool { return signerOf[x.ID] != signer }
+// unsigned) meets — those whose deposit had the same signer (Signer: the
+// signer of the deposit that brought the row; "" for unsigned or unknown)
+// — and the ids of the rows it does not.
+func Apart(existing []inherit.Existing, signer string) (seen []inherit.Existing, apart map[string]bool) {
+	other := func(x inherit.Existing) bool { return x.Signer != signer }
 	if !slices.ContainsFunc(existing, other) {
 		return existing, nil // no copy of a large store's view
 	}

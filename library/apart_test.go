@@ -37,10 +37,9 @@ func TestApartID(t *testing.T) {
 // rows whose ids another signer's rows hold are renamed, with every
 // reference of the plan to them.
 func TestApartKeepsSignersApart(t *testing.T) {
-	existing := []inherit.Existing{{ID: "e1"}, {ID: "e2"}, {ID: "u1"}}
-	signers := map[string]string{"e1": "stranger", "e2": "owner"}
-	seen, apart := Apart(existing, signers, "owner")
-	if d := cmp.Diff([]inherit.Existing{{ID: "e2"}}, seen); d != "" {
+	existing := []inherit.Existing{{ID: "e1", Signer: "stranger"}, {ID: "e2", Signer: "owner"}, {ID: "u1"}}
+	seen, apart := Apart(existing, "owner")
+	if d := cmp.Diff([]inherit.Existing{{ID: "e2", Signer: "owner"}}, seen); d != "" {
 		t.Errorf("seen (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string]bool{"e1": true, "u1": true}, apart); d != "" {

@@ -31,7 +31,8 @@ const vectorChunk = 1 << 18
 // order (bytewise): its status, polarity, its content's sum (Sum: the
 // content stays in the store, read through Vectors when a review needs
 // it), and its vector's space and handle at rest (Ref, Dims: the vector
-// stays in the store, searched through Vectors), or none. What it holds
+// stays in the store, searched through Vectors), or none; in a library,
+// the key that signed the deposit that brought it (Signer). What it holds
 // per row is a few words and the id, however long the row's text and
 // vector: a million rows are about 150 MB.
 func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
@@ -39,7 +40,11 @@ func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM grimoire_entries").Scan(&n); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.dims, m.seq
+	signers, err := s.depositSigners(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, g.created_by, m.model, m.dims, m.seq
 		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
 	if err != nil {
 		return nil, err
@@ -61,9 +66,11 @@ func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
 		var e inherit.Existing
 		var content, status, polarity, model sql.RawBytes // read in place
 		var dims, seq sql.NullInt64
-		if err := rows.Scan(&e.ID, &content, &status, &polarity, &model, &dims, &seq); err != nil {
+		var by int64
+		if err := rows.Scan(&e.ID, &content, &status, &polarity, &by, &model, &dims, &seq); err != nil {
 			return nil, err
 		}
+		e.Signer = signers[by]
 		if len(content) > 0 {
 			e.Sum = dedup.ContentSum(content)
 		}
@@ -79,7 +86,11 @@ func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
 // LoadedDedupView is DedupView with every vector loaded: for tests that
 // hold the search at rest to the search in memory.
 func (s *Store) LoadedDedupView(ctx context.Context) ([]inherit.Existing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, m.model, m.vector
+	signers, err := s.depositSigners(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, g.created_by, m.model, m.vector
 		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
 	if err != nil {
 		return nil, err
@@ -91,9 +102,11 @@ func (s *Store) LoadedDedupView(ctx context.Context) ([]inherit.Existing, error)
 		var e inherit.Existing
 		var model sql.NullString
 		var vec sql.RawBytes // read in place: no copy of every vector's bytes
-		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &model, &vec); err != nil {
+		var by int64
+		if err := rows.Scan(&e.ID, &e.Content, &e.Status, &e.Polarity, &by, &model, &vec); err != nil {
 			return nil, err
 		}
+		e.Signer = signers[by]
 		if model.Valid {
 			e.Space = model.String
 			if len(vec)%4 != 0 {

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
@@ -123,26 +124,29 @@ func (s *Store) DepositVerdicts(ctx context.Context) (map[int64]DepositVerdict, 
 	return out, classify(rows.Err())
 }
 
-// DepositSigners returns, for every row of the library a signed deposit
-// brought, the signing key's id, by row id: what keeps each signer's
-// knowledge apart (library.Apart). A row of an unsigned deposit, or of a
-// deposit made before schema 3, is not in it.
-func (s *Store) DepositSigners(ctx context.Context) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, v.signed_by FROM grimoire_entries g
-		JOIN deposit_verdicts v ON v.activity_id=g.created_by WHERE v.signed_by!=''`)
-	if err != nil {
-		return nil, classify(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var id, by string
-		if err := rows.Scan(&id, &by); err != nil {
-			return nil, err
+// depositSigners returns, by activity, the key that signed each signed
+// deposit: what keeps each signer's knowledge apart (Existing.Signer,
+// library.Apart). An unsigned deposit, a deposit made before schema 3,
+// and any other activity are not in it. It grows with the deposits, not
+// with their rows.
+func (s *Store) depositSigners(ctx context.Context) (map[int64]string, error) {
+	out := map[int64]string{}
+	keys := map[string]string{} // one string per key, not per deposit
+	err := eachRow(ctx, s.db, "SELECT activity_id, signed_by FROM deposit_verdicts WHERE signed_by!=''", func(rs *sql.Rows) error {
+		var a int64
+		var by string
+		if err := rs.Scan(&a, &by); err != nil {
+			return err
 		}
-		out[id] = by
-	}
-	return out, classify(rows.Err())
+		if k, ok := keys[by]; ok {
+			by = k
+		} else {
+			keys[by] = by
+		}
+		out[a] = by
+		return nil
+	})
+	return out, classify(err)
 }
 
 // ApplyEquip applies an equip to a successor's store in one transaction,

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -454,4 +455,73 @@ func TestMigrateDepositVerdicts(t *testing.T) {
 		t.Errorf("the signed original of a source quarantined before the migration: %v", err)
 	}
 	mustBeSound(t, w)
+}
+
+// TestDedupViewSigners: each row of a library's view carries the key that
+// signed the deposit that brought it ("" for an unsigned one), so that a
+// deposit meets only its own signer's rows (library.Apart) without a map
+// of every row.
+func TestDedupViewSigners(t *testing.T) {
+	ctx := context.Background()
+	s := newLibrary(t)
+	vec := func(k int) []float32 {
+		v := make([]float32, 8)
+		v[k] = 1
+		return v
+	}
+	for i, by := range []string{"", "k1", "k2"} {
+		golem := fmt.Sprintf("golem-%d", i)
+		b := libBundle(golem, 0,
+			libEntry(golem, 0, golem+"-x", grimoire.CategoryInsight, "an insight of "+golem, 0.8, vec(2*i)),
+			libEntry(golem, 0, golem+"-y", grimoire.CategoryWarning, "a warning of "+golem, 0.7, vec(2*i+1)))
+		digest, err := b.Digest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := library.FromBundle(b, digest, library.ChannelDeath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := inherit.Trust{Signature: "unsigned"}
+		if by != "" {
+			tr = inherit.Trust{Signature: "trusted", SignedBy: by}
+		}
+		existing, err := s.DedupView(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, _ := library.Apart(existing, by)
+		d, err := library.PlanDeposit(src, seen, library.DepositOptions{Now: t0, Trust: tr, Vectors: s.Vectors(ctx)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ApplyDeposit(ctx, d, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	view, err := s.DedupView(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, x := range view {
+		got[x.ID] = x.Signer
+	}
+	want := map[string]string{"golem-0-x": "", "golem-0-y": "", "golem-1-x": "k1", "golem-1-y": "k1", "golem-2-x": "k2", "golem-2-y": "k2"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("signers (-want +got):\n%s", d)
+	}
+	loaded, err := s.LoadedDedupView(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range loaded {
+		if x.Signer != want[x.ID] {
+			t.Errorf("LoadedDedupView: %s signed by %q, want %q", x.ID, x.Signer, want[x.ID])
+		}
+	}
+	seen, apart := library.Apart(view, "k1")
+	if len(seen) != 2 || seen[0].ID != "golem-1-x" || seen[1].ID != "golem-1-y" || len(apart) != 4 {
+		t.Errorf("a k1 deposit meets %+v, apart %v", seen, apart)
+	}
 }

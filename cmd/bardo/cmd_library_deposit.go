@@ -267,12 +267,8 @@ func (d *depositRun) into(ctx context.Context) error {
 	// deposit, and one holding an id it takes is moved aside.
 	existing, quarantined := inherit.Visible(existing, d.trust)
 	// Each signer's knowledge is kept apart (library.Apart): the deposit
-	// meets only rows its own signer's deposits brought.
-	signers, err := s.DepositSigners(ctx)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", d.o.Library.Path, err)
-	}
-	existing, apart := library.Apart(existing, signers, d.trust.SignedBy)
+	// meets only rows its own signer's deposits brought (each row's Signer).
+	existing, apart := library.Apart(existing, d.trust.SignedBy)
 	dep, err := library.PlanDeposit(d.src, existing, library.DepositOptions{OnSimilar: d.o.OnSimilar, Now: d.now, Trust: d.trust, Vectors: s.Vectors(ctx)})
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
