@@ -36,57 +36,57 @@ const vectorChunk = 1 << 18
 // per row is a few words and the id, however long the row's text and
 // vector: a million rows are about 150 MB.
 func (s *Store) DedupView(ctx context.Context) ([]inherit.Existing, error) {
-	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM grimoire_entries").Scan(&n); err != nil {
-		return nil, err
-	}
-	signers, err := s.depositSigners(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT g.id, g.content, g.status, g.polarity, g.created_by, m.model, m.dims, m.seq
-		FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := make([]inherit.Existing, 0, n)
-	// A store has a handful of statuses, polarities and spaces: one
-	// string of each, not one per row.
-	words := map[string]string{}
-	word := func(b []byte) string {
-		if w, ok := words[string(b)]; ok {
+	var out []inherit.Existing
+	// One snapshot: the rows and the deposits that signed them.
+	err := s.readTx(ctx, func(q querier) error {
+		var n int
+		if err := q.QueryRowContext(ctx, "SELECT count(*) FROM grimoire_entries").Scan(&n); err != nil {
+			return err
+		}
+		signers, err := depositSigners(ctx, q)
+		if err != nil {
+			return err
+		}
+		out = make([]inherit.Existing, 0, n)
+		// A store has a handful of statuses, polarities and spaces: one
+		// string of each, not one per row.
+		words := map[string]string{}
+		word := func(b []byte) string {
+			if w, ok := words[string(b)]; ok {
+				return w
+			}
+			w := string(b)
+			words[w] = w
 			return w
 		}
-		w := string(b)
-		words[w] = w
-		return w
-	}
-	for rows.Next() {
-		var e inherit.Existing
-		var content, status, polarity, model sql.RawBytes // read in place
-		var dims, seq sql.NullInt64
-		var by int64
-		if err := rows.Scan(&e.ID, &content, &status, &polarity, &by, &model, &dims, &seq); err != nil {
-			return nil, err
-		}
-		e.Signer = signers[by]
-		if len(content) > 0 {
-			e.Sum = dedup.ContentSum(content)
-		}
-		e.Status, e.Polarity = word(status), word(polarity)
-		if seq.Valid {
-			e.Space, e.Dims, e.Ref = word(model), int(dims.Int64), seq.Int64
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		return eachRow(ctx, q, `SELECT g.id, g.content, g.status, g.polarity, g.created_by, m.model, m.dims, m.seq
+			FROM grimoire_entries g LEFT JOIN embeddings m ON m.entry_id=g.id ORDER BY g.id`, func(rs *sql.Rows) error {
+			var e inherit.Existing
+			var content, status, polarity, model sql.RawBytes // read in place
+			var dims, seq sql.NullInt64
+			var by int64
+			if err := rs.Scan(&e.ID, &content, &status, &polarity, &by, &model, &dims, &seq); err != nil {
+				return err
+			}
+			e.Signer = signers[by]
+			if len(content) > 0 {
+				e.Sum = dedup.ContentSum(content)
+			}
+			e.Status, e.Polarity = word(status), word(polarity)
+			if seq.Valid {
+				e.Space, e.Dims, e.Ref = word(model), int(dims.Int64), seq.Int64
+			}
+			out = append(out, e)
+			return nil
+		})
+	})
+	return out, err
 }
 
 // LoadedDedupView is DedupView with every vector loaded: for tests that
 // hold the search at rest to the search in memory.
 func (s *Store) LoadedDedupView(ctx context.Context) ([]inherit.Existing, error) {
-	signers, err := s.depositSigners(ctx)
+	signers, err := depositSigners(ctx, s.db)
 	if err != nil {
 		return nil, err
 	}

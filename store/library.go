@@ -129,10 +129,10 @@ func (s *Store) DepositVerdicts(ctx context.Context) (map[int64]DepositVerdict, 
 // library.Apart). An unsigned deposit, a deposit made before schema 3,
 // and any other activity are not in it. It grows with the deposits, not
 // with their rows.
-func (s *Store) depositSigners(ctx context.Context) (map[int64]string, error) {
+func depositSigners(ctx context.Context, q querier) (map[int64]string, error) {
 	out := map[int64]string{}
 	keys := map[string]string{} // one string per key, not per deposit
-	err := eachRow(ctx, s.db, "SELECT activity_id, signed_by FROM deposit_verdicts WHERE signed_by!=''", func(rs *sql.Rows) error {
+	err := eachRow(ctx, q, "SELECT activity_id, signed_by FROM deposit_verdicts WHERE signed_by!=''", func(rs *sql.Rows) error {
 		var a int64
 		var by string
 		if err := rs.Scan(&a, &by); err != nil {
