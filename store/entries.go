@@ -133,6 +133,28 @@ func placeholders(n, cols int) string {
 	return repeatGroup(n, "("+strings.Repeat("?,", cols-1)+"?)")
 }
 
+// idBatch is how many ids one statement of inBatches takes: one
+// statement per batch, not per id, and well below SQLite's limit on a
+// statement's parameters.
+const idBatch = 256
+
+// inBatches calls fn for each run of at most idBatch of ids, in order,
+// with the run as an IN list, "(?,?,…)", and its arguments.
+func inBatches(ids []string, fn func(in string, args []any) error) error {
+	for len(ids) > 0 {
+		part := ids[:min(idBatch, len(ids))]
+		ids = ids[len(part):]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		if err := fn("("+strings.Repeat("?,", len(part)-1)+"?)", args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // repeatGroup is n copies of group, comma-separated.
 func repeatGroup(n int, group string) string {
 	return strings.Repeat(group+",", n-1) + group

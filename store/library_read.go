@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -49,16 +48,7 @@ func (s *Store) RecordsOf(ctx context.Context, ids []string) ([]library.Record, 
 		if err != nil {
 			return err
 		}
-		// In batches: one statement per batch, not per id.
-		const batch = 256
-		for len(ids) > 0 {
-			part := ids[:min(batch, len(ids))]
-			ids = ids[len(part):]
-			in := "(" + strings.Repeat("?,", len(part)-1) + "?)"
-			args := make([]any, len(part))
-			for i, id := range part {
-				args[i] = id
-			}
+		return inBatches(ids, func(in string, args []any) error {
 			sighted := map[string][]library.Attestation{}
 			if err := eachRow(ctx, q, `SELECT entry_id, source_golem_id, source_generation, confidence FROM sightings
 				WHERE entry_id IN `+in+` ORDER BY entry_id, activity_id, incoming_id`, func(rs *sql.Rows) error {
@@ -70,14 +60,11 @@ func (s *Store) RecordsOf(ctx context.Context, ids []string) ([]library.Record, 
 			}, args...); err != nil {
 				return err
 			}
-			if err := eachEntryWhere(ctx, q, "g.id IN "+in, func(r *Row) error {
+			return eachEntryWhere(ctx, q, "g.id IN "+in, func(r *Row) error {
 				out = append(out, *recordOf(r, byID, sighted[r.ID]))
 				return nil
-			}, args...); err != nil {
-				return err
-			}
-		}
-		return nil
+			}, args...)
+		})
 	})
 	return out, err
 }

@@ -22,11 +22,10 @@ type activeRow struct {
 }
 
 // activeRowsAfter returns at most limit active rows whose id is after
-// after, in id order.
+// after, in id order, each with whether a person restored it since it was
+// last archived (restoredRows).
 func activeRowsAfter(ctx context.Context, q querier, after string, limit int) ([]activeRow, error) {
-	rows, err := q.QueryContext(ctx, "SELECT "+entryColumns+`,
-		COALESCE((SELECT c.action='restored' FROM entry_changes c WHERE c.entry_id=grimoire_entries.id
-			AND c.action IN ('archived', 'restored') ORDER BY c.activity_id DESC LIMIT 1), 0)
+	rows, err := q.QueryContext(ctx, "SELECT "+entryColumns+`
 		FROM grimoire_entries WHERE status='active' AND id > ? ORDER BY id LIMIT ?`, after, limit)
 	if err != nil {
 		return nil, err
@@ -34,15 +33,28 @@ func activeRowsAfter(ctx context.Context, q querier, after string, limit int) ([
 	defer rows.Close()
 	var out []activeRow
 	for rows.Next() {
-		var a activeRow
-		r, err := scanRow(rows, &a.restored)
+		r, err := scanRow(rows)
 		if err != nil {
 			return nil, err
 		}
-		a.Row = r
-		out = append(out, a)
+		out = append(out, activeRow{Row: r})
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	ids := make([]string, len(out))
+	for i, r := range out {
+		ids[i] = r.ID
+	}
+	restored, err := restoredRows(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].restored = restored[out[i].ID]
+	}
+	return out, nil
 }
 
 // contenders returns the active rows matching where (a condition on g),
@@ -184,7 +196,7 @@ func (s *Store) observe(ctx context.Context, now time.Time, current int64) (main
 // they were last archived from one pass over the archive changes — not a
 // lookup per row, which took a million-row store 10 s.
 func belowFloor(ctx context.Context, q querier, now time.Time) (int, error) {
-	restored, err := restoredRows(ctx, q)
+	restored, err := restoredRows(ctx, q, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -212,28 +224,38 @@ func belowFloor(ctx context.Context, q querier, now time.Time) (int, error) {
 	return n, rows.Err()
 }
 
-// restoredRows returns the rows whose last archive change (archived or
-// restored, by activity) restored them: activeRowsAfter's "restored", for
-// every row at once.
-func restoredRows(ctx context.Context, q querier) (map[string]bool, error) {
+// restoredRows returns which of ids a person restored since they were
+// last archived — the rows whose last archive change (archived or
+// restored, by activity) restored them — or, for nil ids, every such row.
+// It is the one place that rule is read: retention spares the rows it
+// names (maintain.Retain), the health report does not count them below
+// the floor.
+func restoredRows(ctx context.Context, q querier, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	// SQLite takes a bare column of a max() aggregate from the row of the
 	// maximum: the action of each entry's last archive change.
-	// (+: the changes scanned through their covering primary key, not
-	// looked up one by one through entry_changes_entry.)
-	err := eachRow(ctx, q, `SELECT entry_id, action, max(activity_id) FROM entry_changes
-		WHERE +action IN ('archived', 'restored') GROUP BY +entry_id`, func(rs *sql.Rows) error {
+	const last = `SELECT entry_id, action, max(activity_id) FROM entry_changes WHERE `
+	take := func(rs *sql.Rows) error {
 		var id, action string
-		var last int64
-		if err := rs.Scan(&id, &action, &last); err != nil {
+		var act int64
+		if err := rs.Scan(&id, &action, &act); err != nil {
 			return err
 		}
 		if action == "restored" {
 			out[id] = true
 		}
 		return nil
+	}
+	if ids == nil {
+		// Every row: the changes scanned once through their covering
+		// primary key (+), not looked up one by one through
+		// entry_changes_entry.
+		return out, eachRow(ctx, q, last+`+action IN ('archived', 'restored') GROUP BY +entry_id`, take)
+	}
+	// Each batch's ids looked up through entry_changes_entry.
+	return out, inBatches(ids, func(in string, args []any) error {
+		return eachRow(ctx, q, last+`entry_id IN `+in+` AND action IN ('archived', 'restored') GROUP BY entry_id`, take, args...)
 	})
-	return out, err
 }
 
 // pendingPairs returns the first limit pending review candidates of kind,

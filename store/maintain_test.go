@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -345,4 +346,84 @@ func TestMaintainLibraryNothingToDo(t *testing.T) {
 		t.Errorf("%d maintain activities, want the cycle recorded", n)
 	}
 	mustBeSound(t, s)
+}
+
+// TestRestoredRowsForms holds the two readings of "a person restored it
+// since it was last archived" to one answer: restoredRows of every row,
+// the health report's, and of a batch of ids, retention's (more ids than
+// one statement takes). Rows are archived and restored over several
+// activities, so that only the last archive change decides.
+func TestRestoredRowsForms(t *testing.T) {
+	_, s := newStore(t)
+	ctx := context.Background()
+	const n = 600
+	rows := make([]*Row, n)
+	ids := make([]string, n)
+	for i := range rows {
+		ids[i] = fmt.Sprintf("row-%03d", i)
+		rows[i] = maintRow(ids[i], "content of "+ids[i], 0.6, nil)
+	}
+	insertRows(t, s, ActivityInherit, rows...)
+	pick := func(k int) []string {
+		var out []string
+		for i, id := range ids {
+			if i%k == 0 {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	steps := []struct {
+		archive bool
+		every   int // the rows whose index is a multiple of it
+	}{{true, 2}, {false, 4}, {true, 8}, {false, 16}, {true, 3}}
+	at := t0
+	for _, step := range steps {
+		at = at.Add(time.Hour)
+		var err error
+		if step.archive {
+			_, err = s.Archive(ctx, pick(step.every), "test", at)
+		} else {
+			_, err = s.Restore(ctx, pick(step.every), at)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{}
+	for i, id := range ids {
+		// The last archive change of row i, in the steps' order.
+		restored := false
+		for _, step := range steps {
+			if i%step.every == 0 {
+				restored = !step.archive
+			}
+		}
+		if restored {
+			want[id] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the test restores no row")
+	}
+	err := s.readTx(ctx, func(q querier) error {
+		all, err := restoredRows(ctx, q, nil)
+		if err != nil {
+			return err
+		}
+		some, err := restoredRows(ctx, q, ids)
+		if err != nil {
+			return err
+		}
+		if diff := cmp.Diff(want, all); diff != "" {
+			t.Errorf("restoredRows of every row (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(want, some); diff != "" {
+			t.Errorf("restoredRows of %d ids (-want +got):\n%s", len(ids), diff)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

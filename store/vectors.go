@@ -10,7 +10,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/bardo-golem/bardo/similarity"
 )
@@ -419,25 +418,14 @@ func (v *VectorReader) Contents(ids []string) (map[string]string, error) {
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	out := make(map[string]string, len(ids))
 	err := v.s.readTx(v.ctx, func(q querier) error {
-		const batch = 256 // one statement per batch, not per id
-		for len(ids) > 0 {
-			part := ids[:min(batch, len(ids))]
-			ids = ids[len(part):]
-			args := make([]any, len(part))
-			for i, id := range part {
-				args[i] = id
-			}
-			if err := eachRow(v.ctx, q, "SELECT id, content FROM grimoire_entries WHERE id IN ("+strings.Repeat("?,", len(part)-1)+"?)",
-				func(rs *sql.Rows) error {
-					var id, c string
-					err := rs.Scan(&id, &c)
-					out[id] = c
-					return err
-				}, args...); err != nil {
+		return inBatches(ids, func(in string, args []any) error {
+			return eachRow(v.ctx, q, "SELECT id, content FROM grimoire_entries WHERE id IN "+in, func(rs *sql.Rows) error {
+				var id, c string
+				err := rs.Scan(&id, &c)
+				out[id] = c
 				return err
-			}
-		}
-		return nil
+			}, args...)
+		})
 	})
 	return out, err
 }
