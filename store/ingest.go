@@ -104,7 +104,11 @@ func (s *Store) ingest(ctx context.Context, r *grimoire.Reader, digest string, n
 		if err := tx.deferForeignKeys(ctx); err != nil {
 			return err
 		}
-		in := &ingest{tx: tx, stats: &st, warn: &warnings{}}
+		in := &ingest{tx: tx, stats: &st, warn: &warnings{}, ready: map[*grimoire.Entry]*restVector{}}
+		tx.ready = map[*Row]*restVector{}
+		if ingestTakesVectors {
+			tx.tail = &vectorTail{}
+		}
 		if h.Embedding != nil {
 			in.model = h.Embedding.Model
 		}
@@ -201,7 +205,8 @@ type ingest struct {
 	model    string // the export's embedding space
 	stats    *IngestStats
 	warn     *warnings
-	pending  []*grimoire.CausalEdge // written once every entry is in
+	pending  []*grimoire.CausalEdge          // written once every entry is in
+	ready    map[*grimoire.Entry]*restVector // the batch's embeddings, made ready by readAhead
 }
 
 // ingestBatch is how many entries an ingest reads before it looks their
@@ -223,9 +228,9 @@ func (in *ingest) records(ctx context.Context, r *grimoire.Reader) error {
 	}()
 	batch := make([]*grimoire.Entry, 0, ingestBatch)
 	for run := range runs {
-		for _, rec := range run.recs {
+		for i, rec := range run.recs {
 			var err error
-			if batch, err = in.record(ctx, rec, batch); err != nil {
+			if batch, err = in.record(ctx, rec, run.rest[i], batch); err != nil {
 				return err
 			}
 		}
@@ -243,6 +248,7 @@ func (in *ingest) records(ctx context.Context, r *grimoire.Reader) error {
 // error that ended the export (io.EOF at its end) after the last run.
 type decoded struct {
 	recs []grimoire.Record
+	rest []*restVector // by record: an entry's embedding made ready for the store; nil for others
 	err  error
 }
 
@@ -255,7 +261,9 @@ const readAheadRuns = 4
 // on two cores an ingest takes the longer of the two, not their sum. The
 // channel is closed after the run carrying the export's ending error, or
 // once stop is closed: at most one run more than the buffered ones, the
-// one that was waiting for room when stop closed, arrives after it.
+// one that was waiting for room when stop closed, arrives after it. The
+// same goroutine makes each embedding ready for the store (prepareVector),
+// work the transaction's goroutine would otherwise do.
 func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
 	out := make(chan decoded, readAheadRuns)
 	go func() {
@@ -269,11 +277,16 @@ func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
 				return
 			default:
 			}
-			d := decoded{recs: make([]grimoire.Record, 0, ingestBatch)}
+			d := decoded{recs: make([]grimoire.Record, 0, ingestBatch), rest: make([]*restVector, 0, ingestBatch)}
 			for d.err == nil && len(d.recs) < ingestBatch {
 				var rec grimoire.Record
 				if rec, d.err = r.Next(); d.err == nil {
+					var rv *restVector
+					if e, ok := rec.(*grimoire.Entry); ok && len(e.Embedding) > 0 {
+						rv = prepareVector(e.Embedding)
+					}
 					d.recs = append(d.recs, rec)
+					d.rest = append(d.rest, rv)
 				}
 			}
 			select {
@@ -290,11 +303,14 @@ func readAhead(r *grimoire.Reader, stop <-chan struct{}) <-chan decoded {
 }
 
 // record takes one of the export's records: entries join the batch, which
-// is brought in when full.
-func (in *ingest) record(ctx context.Context, rec grimoire.Record, batch []*grimoire.Entry) ([]*grimoire.Entry, error) {
+// is brought in when full; rest is an entry's embedding made ready.
+func (in *ingest) record(ctx context.Context, rec grimoire.Record, rest *restVector, batch []*grimoire.Entry) ([]*grimoire.Entry, error) {
 	switch rec := rec.(type) {
 	case *grimoire.Entry:
 		in.stats.Entries++
+		if rest != nil {
+			in.ready[rec] = rest
+		}
 		if batch = append(batch, rec); len(batch) == ingestBatch {
 			if err := in.entries(ctx, batch); err != nil {
 				return batch, err
@@ -331,6 +347,7 @@ func (in *ingest) entries(ctx context.Context, batch []*grimoire.Entry) error {
 	if len(batch) == 0 {
 		return nil
 	}
+	defer clear(in.ready)
 	held, err := in.tx.ingestStates(ctx, batch)
 	if err != nil {
 		return err
@@ -357,6 +374,9 @@ func (in *ingest) entries(ctx context.Context, batch []*grimoire.Entry) error {
 func (in *ingest) admitted(e *grimoire.Entry) *Row {
 	m := in.tx.s.meta
 	r := &Row{Entry: *e}
+	if rv := in.ready[e]; rv != nil {
+		in.tx.ready[r] = rv
+	}
 	r.Source = &grimoire.Source{GolemID: m.GolemID, Generation: m.Generation, Confidence: e.Confidence}
 	r.Store = &grimoire.StoreState{Channel: ChannelSelf}
 	if len(e.Embedding) > 0 {
@@ -374,6 +394,9 @@ func (t *writeTx) insertCreated(ctx context.Context, rows []*Row, activity int64
 	for len(rows) > 0 {
 		n := min(len(rows), insertChunk)
 		err := t.insertChunk(ctx, rows[:n], activity)
+		for _, r := range rows[:n] {
+			delete(t.ready, r) // written, or about to be one by one, as any row is
+		}
 		var retry *retryOneByOne
 		if errors.As(err, &retry) {
 			for _, r := range rows[:n] {
@@ -415,14 +438,18 @@ func (t *writeTx) insertChunk(ctx context.Context, rows []*Row, activity int64) 
 			if r.EmbeddingModel == "" {
 				return fmt.Errorf("entry %q: embedding without a model", r.ID)
 			}
-			emb = append(emb, embeddingArgs(r)...)
+			if rv := t.ready[r]; rv != nil {
+				emb = append(emb, r.ID, r.EmbeddingModel, len(r.Embedding), rv.packed)
+			} else {
+				emb = append(emb, embeddingArgs(r)...)
+			}
 		}
 	}
 	if _, err := t.exec(ctx, insertEntriesSQL(len(rows)), args...); err != nil {
 		return &retryOneByOne{err}
 	}
 	if len(emb) > 0 {
-		if _, err := t.exec(ctx, insertEmbeddingsSQL(len(emb)/4), emb...); err != nil {
+		if err := t.insertEmbeddings(ctx, rows, emb); err != nil {
 			return err
 		}
 	}
@@ -433,6 +460,53 @@ func (t *writeTx) insertChunk(ctx context.Context, rows []*Row, activity int64) 
 	_, err := t.exec(ctx, `INSERT INTO entry_changes(activity_id, entry_id, action, detail) VALUES`+
 		repeatGroup(len(rows), "(?,?,'created','{}')"), links...)
 	return err
+}
+
+// insertEmbeddings writes the embeddings of rows (their values emb, four
+// a row with one) in one statement. With a tail, the transaction's blocks
+// take them by the seqs the statement gave them.
+func (t *writeTx) insertEmbeddings(ctx context.Context, rows []*Row, emb []any) error {
+	q := insertEmbeddingsSQL(len(emb) / 4)
+	if ok, err := t.hasTail(ctx); err != nil || !ok {
+		if err == nil {
+			_, err = t.exec(ctx, q, emb...)
+		}
+		return err
+	}
+	st, err := t.prepared(ctx, q+" RETURNING seq, entry_id")
+	if err != nil {
+		return err
+	}
+	rs, err := st.QueryContext(ctx, emb...)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	byID := make(map[string]*Row, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	ins := make([]tailRow, 0, len(emb)/4)
+	for rs.Next() {
+		var seq int64
+		var id string
+		if err := rs.Scan(&seq, &id); err != nil {
+			return err
+		}
+		r := byID[id]
+		if r == nil || len(r.Embedding) == 0 {
+			return fmt.Errorf("inserting embeddings: the statement returned entry %q, which it was not given", id)
+		}
+		ins = append(ins, tailRow{seq: seq, row: r})
+	}
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	rs.Close()
+	if len(ins) != len(emb)/4 {
+		return fmt.Errorf("inserting embeddings: %d rows returned for %d inserted", len(ins), len(emb)/4)
+	}
+	return t.takeInserted(ctx, ins)
 }
 
 // ingestRow is the part of a row that an ingest may change or compare.

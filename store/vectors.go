@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/bardo-golem/bardo/similarity"
 )
@@ -71,6 +72,9 @@ func vectorsThrough(ctx context.Context, q querier) (int64, error) {
 // vectors_through) to their group's last block, or new ones. Every write
 // transaction ends with it, so a writer cannot forget it.
 func (t *writeTx) syncVectors(ctx context.Context) error {
+	if err := t.flushTail(ctx); err != nil {
+		return err
+	}
 	if ok, err := hasVectorBlocks(ctx, t.tx); err != nil || !ok {
 		return err
 	}
@@ -82,10 +86,19 @@ func (t *writeTx) syncVectors(ctx context.Context) error {
 		return err
 	}
 	last, err := t.appendVectors(ctx, through)
-	if err != nil || last == through {
+	if err != nil {
 		return err
 	}
-	_, err = t.exec(ctx, "UPDATE meta SET value=? WHERE key='vectors_through'", strconv.FormatInt(last, 10))
+	return t.setVectorsThrough(ctx, through, last)
+}
+
+// setVectorsThrough records that the blocks hold every vector up to last,
+// where they held those up to was.
+func (t *writeTx) setVectorsThrough(ctx context.Context, was, last int64) error {
+	if last == was {
+		return nil
+	}
+	_, err := t.exec(ctx, "UPDATE meta SET value=? WHERE key='vectors_through'", strconv.FormatInt(last, 10))
 	return err
 }
 
@@ -227,9 +240,10 @@ func (t *writeTx) appendVectors(ctx context.Context, through int64) (int64, erro
 		return through, err
 	}
 	defer rows.Close()
-	open := map[vectorGroup]*openBlock{}
+	var a blockAppender
 	var vec []float32
-	last := through
+	var code []byte
+	last, read := through, 0
 	for rows.Next() {
 		var seq int64
 		var id string
@@ -242,48 +256,79 @@ func (t *writeTx) appendVectors(ctx context.Context, through int64) (int64, erro
 			return through, fmt.Errorf("entry %q: embedding of %d bytes, its dims say %d; run bardo check", id, len(raw), g.dims)
 		}
 		vec = unpackF32Into(slices.Grow(vec[:0], g.dims)[:g.dims], raw)
-		b := open[g]
-		if b == nil {
-			if b, err = t.lastBlock(ctx, g); err != nil {
-				return through, err
-			}
-			open[g] = b
-		}
-		if b.n() == blockRows {
-			if err := t.writeBlock(ctx, b); err != nil {
-				return through, err
-			}
-			b = &openBlock{g: g}
-			open[g] = b
-		}
-		dp := similarity.CodeLen(g.dims)
-		b.codes = slices.Grow(b.codes, dp)[:len(b.codes)+dp]
-		bd, err := similarity.QuantizeAtRest(b.codes[len(b.codes)-dp:], vec)
+		code = slices.Grow(code[:0], similarity.CodeLen(g.dims))[:similarity.CodeLen(g.dims)]
+		bd, err := similarity.QuantizeAtRest(code, vec)
 		if err != nil {
 			return through, fmt.Errorf("entry %q: embedding: %w", id, err)
 		}
-		b.seqs = append(b.seqs, seq)
-		b.bounds = appendBounds(b.bounds, bd)
-		b.dirty = true
+		if err := a.add(ctx, t, g, seq, code, bd); err != nil {
+			return through, err
+		}
 		last = seq
+		read++
 	}
 	if err := rows.Err(); err != nil {
 		return through, err
 	}
 	rows.Close()
+	vectorsReadBack.Add(int64(read))
+	return last, a.close(ctx, t)
+}
+
+// vectorsReadBack counts the vectors appendVectors has read back, in this
+// process: a test of a tail reads it.
+var vectorsReadBack atomic.Int64
+
+// blockAppender appends vectors, in seq order, to their groups' last
+// blocks, or new ones: a block is written when it is full, and the last of
+// each group at close, in group order.
+type blockAppender struct {
+	open map[vectorGroup]*openBlock
+}
+
+// add appends the vector seq of group g, its code and bounds.
+func (a *blockAppender) add(ctx context.Context, t *writeTx, g vectorGroup, seq int64, code []byte, bd similarity.Bounds) error {
+	b := a.open[g]
+	if b == nil {
+		var err error
+		if b, err = t.lastBlock(ctx, g); err != nil {
+			return err
+		}
+		if a.open == nil {
+			a.open = map[vectorGroup]*openBlock{}
+		}
+		a.open[g] = b
+	}
+	if b.n() == blockRows {
+		if err := t.writeBlock(ctx, b); err != nil {
+			return err
+		}
+		b = &openBlock{g: g}
+		a.open[g] = b
+	}
+	b.codes = append(b.codes, code...)
+	b.seqs = append(b.seqs, seq)
+	b.bounds = appendBounds(b.bounds, bd)
+	b.dirty = true
+	return nil
+}
+
+// close writes each group's open block.
+func (a *blockAppender) close(ctx context.Context, t *writeTx) error {
 	groups := slices.SortedFunc(func(yield func(vectorGroup) bool) {
-		for g := range open {
+		for g := range a.open {
 			if !yield(g) {
 				return
 			}
 		}
 	}, compareGroups)
 	for _, g := range groups {
-		if err := t.writeBlock(ctx, open[g]); err != nil {
-			return through, err
+		if err := t.writeBlock(ctx, a.open[g]); err != nil {
+			return err
 		}
 	}
-	return last, nil
+	a.open = nil
+	return nil
 }
 
 func compareGroups(a, b vectorGroup) int {
