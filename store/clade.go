@@ -30,7 +30,10 @@ type Knowledge struct {
 func (s *Store) Knowledge(ctx context.Context, unknown string) (*Knowledge, error) {
 	k := &Knowledge{s: s, ctx: ctx, unknown: unknown, Spaces: map[string]int{}}
 	err := s.readTx(ctx, func(q querier) error {
-		if err := q.QueryRowContext(ctx, "SELECT count(*) FROM grimoire_entries WHERE status != ?", unknown).Scan(&k.N); err != nil {
+		// The whole table's count less a range of the status index: a
+		// count of "status != ?" walks the index, 0.1 s at 1M rows.
+		if err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM grimoire_entries) -
+			(SELECT count(*) FROM grimoire_entries WHERE status = ?)`, unknown).Scan(&k.N); err != nil {
 			return err
 		}
 		through, err := vectorsThrough(ctx, q)
