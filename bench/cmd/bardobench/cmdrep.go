@@ -47,7 +47,8 @@ type inheritDoc struct {
 // cmdCmdRep adds one timed run of a command to DIR/NAME.json: its
 // /usr/bin/time -v report and, with -result, its --json document, which
 // must be of -format; an inherit's (bardo.inherit/v1) must be a dry run's
-// (nothing applied), and its counts are kept.
+// (nothing applied), and its counts are kept; a library deposit's or
+// equip's must have applied (a rep that wrote nothing timed nothing).
 func cmdCmdRep(args []string) error {
 	fs := flag.NewFlagSet("cmdrep", flag.ContinueOnError)
 	dir := fs.String("dir", "", "the case `folder`")
@@ -91,6 +92,9 @@ func cmdCmdRep(args []string) error {
 			res.Reviewed, res.Admitted, res.SkippedDuplicate, res.SameAsCandidates, res.ArchivedBelowFloor =
 				c.Reviewed, c.Admitted, c.SkippedDuplicate, c.SameAsCandidates, c.ArchivedBelowFloor
 			tail = fmt.Sprintf("; %d reviewed, %d admitted", c.Reviewed, c.Admitted)
+		}
+		if (d.Format == "bardo.library-deposit/v1" || d.Format == "bardo.library-equip/v1") && !d.Applied {
+			return fmt.Errorf("%s: a %s document that applied nothing", *doc, d.Format)
 		}
 	}
 	fmt.Fprintf(os.Stderr, "%s: %.3fs wall, %.3fs CPU, peak RSS %.0f MiB%s\n", *name, tv.seconds, tv.cpu, tv.maxRSS, tail)

@@ -19,6 +19,8 @@ var libraryCommands = []struct{ name, label string }{
 	{"bundle", "bardo bundle QUERIES"},
 	{"novelty", "bardo novelty QUERIES --clade STORE"},
 	{"recall", "bardo recall --vector Q --store STORE"},
+	{"deposit", "bardo library deposit BUNDLE (library of the store)"},
+	{"equip", "bardo library equip --store NEW"},
 }
 
 // Issue 20's goals at Library scale.

@@ -35,6 +35,8 @@ func TestReportLibrary(t *testing.T) {
 		"bundle.json":       reps(1.0, 1.0, 1.0),
 		"novelty.json":      reps(3, 2, 1),
 		"recall.json":       reps(0.09, 0.08, 0.2),
+		"deposit.json":      reps(5, 6, 7),
+		"equip.json":        reps(9, 8, 10),
 	}
 	for name, v := range files {
 		if err := writeJSONFile(filepath.Join(d, name), v); err != nil {
@@ -61,6 +63,8 @@ func TestReportLibrary(t *testing.T) {
 		"library_peak_rss_mib_ingest_1m384":       "100",
 		"library_wall_seconds_bundle_1m384":       "1.000",
 		"library_peak_rss_mib_bundle_clade_1m384": "300",
+		"library_wall_seconds_deposit_1m384":      "6.000",
+		"library_wall_seconds_equip_1m384":        "9.000",
 	}
 	for k, v := range want {
 		if figures[k] != v {
