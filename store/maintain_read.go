@@ -200,20 +200,26 @@ func belowFloor(ctx context.Context, q querier, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Every column maintain.Retain reads (decay.ParamsOf), no more: a
+	// row's demurrage weight makes it a death testament as its bloodstain
+	// flag does (a library's death deposits).
 	rows, err := q.QueryContext(ctx, `SELECT id, confidence, decay_class, strength, is_bloodstain, provenance,
-		quality_score, last_accessed_at FROM grimoire_entries WHERE +status='active'`) // +: a scan of the table, not a lookup per row through the status index
+		demurrage_weight, quality_score, last_accessed_at FROM grimoire_entries WHERE +status='active'`) // +: a scan of the table, not a lookup per row through the status index
 	if err != nil {
 		return 0, err
 	}
 	defer rows.Close()
 	n := 0
 	var id, accessed sql.RawBytes // read in place: only a row's verdict is kept
+	var st grimoire.StoreState
+	var demurrage float64
 	for rows.Next() {
-		e := grimoire.Entry{Status: grimoire.StatusActive}
+		e := grimoire.Entry{Status: grimoire.StatusActive, Store: &st}
 		if err := rows.Scan(&id, &e.Confidence, &e.DecayClass, &e.Strength, &e.IsBloodstain, &e.Provenance,
-			&e.QualityScore, &accessed); err != nil {
+			&demurrage, &e.QualityScore, &accessed); err != nil {
 			return 0, err
 		}
+		st.DemurrageWeight = &demurrage
 		if e.LastAccessedAt, err = time.Parse(time.RFC3339Nano, string(accessed)); err != nil {
 			return 0, fmt.Errorf("entry %q: last_accessed_at: %w", id, err)
 		}

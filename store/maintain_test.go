@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -420,6 +421,66 @@ func TestRestoredRowsForms(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, some); diff != "" {
 			t.Errorf("restoredRows of %d ids (-want +got):\n%s", len(ids), diff)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBelowFloorIsRetention holds the health report's count of rows below
+// the retrieval floor to what retention would archive at the same time,
+// row for row, over rows that differ in every field the rule reads:
+// confidence, decay class, strength, quality, last use, bloodstain,
+// provenance and demurrage weight (a library's death deposit decays three
+// times slower by its demurrage weight alone).
+func TestBelowFloorIsRetention(t *testing.T) {
+	_, s := newStore(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(20, 12))
+	var rows []*Row
+	for i := range 400 {
+		rows = append(rows, maintRow(fmt.Sprintf("row-%03d", i), fmt.Sprintf("content %d", i), 0.05+0.9*rng.Float64(), func(r *Row) {
+			r.DecayClass = grimoire.DecayClasses[rng.IntN(len(grimoire.DecayClasses))]
+			r.Strength = int64(1 + rng.IntN(3))
+			r.QualityScore = rng.Float64()
+			r.LastAccessedAt = t0.Add(-time.Duration(rng.IntN(24*400)) * time.Hour)
+			r.IsBloodstain = rng.IntN(8) == 0
+			if rng.IntN(8) == 0 {
+				r.Provenance = grimoire.ProvenanceDeathReflection
+			}
+			dw := []float64{1, 1, 3, 0.5}[rng.IntN(4)]
+			r.Store = &grimoire.StoreState{DemurrageWeight: &dw}
+		}))
+	}
+	insertRows(t, s, ActivityInherit, rows...)
+	now := t0.Add(30 * 24 * time.Hour)
+	err := s.readTx(ctx, func(q querier) error {
+		got, err := belowFloor(ctx, q, now)
+		if err != nil {
+			return err
+		}
+		active, err := activeRowsAfter(ctx, q, "", len(rows)+1)
+		if err != nil {
+			return err
+		}
+		want, byDemurrage := 0, 0
+		for _, r := range active {
+			if maintain.Retain(&r.Entry, r.restored, now).Archive {
+				want++
+			}
+			e := r.Entry
+			e.Store = nil
+			if maintain.Retain(&e, r.restored, now).Archive != maintain.Retain(&r.Entry, r.restored, now).Archive {
+				byDemurrage++
+			}
+		}
+		if want == 0 || want == len(active) || byDemurrage == 0 {
+			t.Fatalf("%d of %d rows below the floor, %d by their demurrage weight: the rows do not test the count", want, len(active), byDemurrage)
+		}
+		if got != want {
+			t.Errorf("the health report counts %d rows below the floor; retention would archive %d", got, want)
 		}
 		return nil
 	})
