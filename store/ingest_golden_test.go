@@ -235,8 +235,9 @@ func TestReadAheadStops(t *testing.T) {
 	}
 }
 
-// TestWriteCache: a store opened for writing has a page cache of
-// writeCacheKiB, so that a large transaction does not spill to the WAL.
+// TestWriteCache: a write transaction has a page cache of writeCacheKiB,
+// so that a large transaction does not spill to the WAL, and a store open
+// for writing reads, before and after it, with readCacheKiB.
 func TestWriteCache(t *testing.T) {
 	ctx := context.Background()
 	s, err := Create(ctx, filepath.Join(t.TempDir(), "grimoire.db"), Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
@@ -244,12 +245,26 @@ func TestWriteCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var kib int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+	cache := func(q querier) int {
+		var kib int
+		if err := q.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+			t.Fatal(err)
+		}
+		return kib
+	}
+	if kib := cache(s.db); kib != -readCacheKiB {
+		t.Errorf("cache_size %d outside a write, want %d", kib, -readCacheKiB)
+	}
+	if err := s.writeTx(ctx, func(tx *writeTx) error {
+		if kib := cache(tx.tx); kib != -writeCacheKiB {
+			t.Errorf("cache_size %d in a write, want %d", kib, -writeCacheKiB)
+		}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
-	if kib != -writeCacheKiB {
-		t.Errorf("cache_size %d, want %d", kib, -writeCacheKiB)
+	if kib := cache(s.db); kib != -readCacheKiB {
+		t.Errorf("cache_size %d after a write, want %d", kib, -readCacheKiB)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -67,6 +68,13 @@ func (s *Store) writeTx(ctx context.Context, fn func(*writeTx) error) error {
 		return classify(err)
 	}
 	t := &writeTx{tx: tx, s: s}
+	if err := t.cacheKiB(ctx, writeCacheKiB); err != nil {
+		tx.Rollback()
+		return classify(err)
+	}
+	// The cache of reads again, once the transaction has ended (the
+	// pages it holds are released; the transaction's stay cached).
+	defer s.db.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size=-"+strconv.Itoa(readCacheKiB))
 	if err := fn(t); err != nil {
 		tx.Rollback()
 		return classify(err)
@@ -133,6 +141,12 @@ func (s *Store) readTx(ctx context.Context, fn func(querier) error) error {
 	}
 	defer tx.Rollback() // nothing to commit
 	return classify(fn(tx))
+}
+
+// cacheKiB sets the page cache of the transaction's connection.
+func (t *writeTx) cacheKiB(ctx context.Context, kib int) error {
+	_, err := t.tx.ExecContext(ctx, "PRAGMA cache_size=-"+strconv.Itoa(kib))
+	return err
 }
 
 // deferForeignKeys lets the transaction's rows refer to each other in any
