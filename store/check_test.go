@@ -54,7 +54,7 @@ func TestCheckFindsCorruption(t *testing.T) {
 			[]string{`vectors: entry "a": its vector (seq 1) is in no vector block`, `vectors: entry "b": its vector (seq 2)`, `vectors: entry "c": its vector (seq 3)`}},
 		{"a vector block cut short",
 			[]string{"UPDATE vector_blocks SET seqs=substr(seqs, 1, 16)"},
-			[]string{`vectors: vector block 1: 2 vectors (its n says 3, first seq 1) with 192 bytes of codes and 96 of bounds`, `vectors: entry "a": its vector (seq 1) is in no vector block`, `vectors: entry "b"`, `vectors: entry "c"`}},
+			[]string{`vectors: vector block 1: 2 vectors (its n says 3, seqs 1 to 3) with 192 bytes of codes and 96 of bounds`, `vectors: entry "a": its vector (seq 1) is in no vector block`, `vectors: entry "b"`, `vectors: entry "c"`}},
 		{"the blocks' watermark lowered",
 			[]string{"UPDATE meta SET value='2' WHERE key='vectors_through'"},
 			[]string{`vectors: vector block 1 holds seq 3, above vectors_through 2`}},

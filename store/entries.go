@@ -140,7 +140,7 @@ const idBatch = 256
 
 // inBatches calls fn for each run of at most idBatch of ids, in order,
 // with the run as an IN list, "(?,?,…)", and its arguments.
-func inBatches(ids []string, fn func(in string, args []any) error) error {
+func inBatches[T any](ids []T, fn func(in string, args []any) error) error {
 	for len(ids) > 0 {
 		part := ids[:min(idBatch, len(ids))]
 		ids = ids[len(part):]

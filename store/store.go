@@ -44,7 +44,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Kinds of store.
 const (

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/bardo-golem/bardo/similarity"
@@ -33,10 +34,11 @@ type vectorGroup struct {
 	polarity string
 }
 
-// openBlock is a block being written: the group's last, or a new one.
+// openBlock is a block being written: the last of its run, or a new one.
 type openBlock struct {
 	id     int64 // its row; 0 for a new block
 	g      vectorGroup
+	leaf   int64 // its leaf; 0: the group's unclustered run
 	seqs   []int64
 	codes  []byte
 	bounds []byte
@@ -68,8 +70,9 @@ func vectorsThrough(ctx context.Context, q querier) (int64, error) {
 
 // syncVectors brings the blocks up to date with embeddings, in the
 // transaction: it takes out the vectors deleted since (vector_deletions,
-// filled by a trigger) and appends those added (seq above
-// vectors_through) to their group's last block, or new ones. Every write
+// filled by a trigger), appends those added (seq above vectors_through) to
+// the last block of their group's unclustered run, or new ones, and
+// clusters the groups whose unclustered run has grown. Every write
 // transaction ends with it, so a writer cannot forget it.
 func (t *writeTx) syncVectors(ctx context.Context) error {
 	if err := t.flushTail(ctx); err != nil {
@@ -89,7 +92,10 @@ func (t *writeTx) syncVectors(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return t.setVectorsThrough(ctx, through, last)
+	if err := t.setVectorsThrough(ctx, through, last); err != nil {
+		return err
+	}
+	return t.clusterVectors(ctx)
 }
 
 // setVectorsThrough records that the blocks hold every vector up to last,
@@ -128,13 +134,14 @@ func (t *writeTx) dropDeletedVectors(ctx context.Context, through int64) error {
 		return err
 	}
 	blocks := map[int64]*openBlock{}
+	seqs := map[int64][]int64{}
 	var order []int64
 	for _, d := range dels {
 		found := false
 		for _, pol := range []string{"positive", "negative"} {
 			g := d.g
 			g.polarity = pol
-			b, err := t.blockHolding(ctx, g, d.seq, blocks)
+			b, err := t.blockHolding(ctx, g, d.seq, blocks, seqs)
 			if err != nil {
 				return err
 			}
@@ -161,35 +168,58 @@ func (t *writeTx) dropDeletedVectors(ctx context.Context, through int64) error {
 	return err
 }
 
-// blockHolding returns the block of group g that holds seq (from cache
-// when read before), or nil.
-func (t *writeTx) blockHolding(ctx context.Context, g vectorGroup, seq int64, cache map[int64]*openBlock) (*openBlock, error) {
-	var id int64
-	err := t.queryRow(ctx, `SELECT id FROM vector_blocks WHERE model=? AND dims=? AND polarity=? AND first_seq<=?
-		ORDER BY first_seq DESC LIMIT 1`, g.model, g.dims, g.polarity, seq).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
+// blockHolding returns the block of group g that holds seq, or nil: one
+// of the blocks whose seq range holds it, one of each leaf's at most.
+// Blocks read before come from cache, and the seqs of those that did not
+// hold it from seqs.
+func (t *writeTx) blockHolding(ctx context.Context, g vectorGroup, seq int64, cache map[int64]*openBlock, seqs map[int64][]int64) (*openBlock, error) {
+	var ids []int64
+	if err := eachRow(ctx, t.tx, `SELECT id FROM vector_blocks WHERE model=? AND dims=? AND polarity=? AND first_seq<=?4 AND last_seq>=?4
+		ORDER BY id`, func(r *sql.Rows) error {
+		var id int64
+		err := r.Scan(&id)
+		ids = append(ids, id)
+		return err
+	}, g.model, g.dims, g.polarity, seq); err != nil {
 		return nil, err
 	}
-	b := cache[id]
-	if b == nil {
-		if b, err = t.readBlock(ctx, id, g); err != nil {
+	for _, id := range ids {
+		if b := cache[id]; b != nil {
+			if _, ok := slices.BinarySearch(b.seqs, seq); ok {
+				return b, nil
+			}
+			continue
+		}
+		ss, ok := seqs[id]
+		if !ok {
+			var raw []byte
+			if err := t.queryRow(ctx, "SELECT seqs FROM vector_blocks WHERE id=?", id).Scan(&raw); err != nil {
+				return nil, err
+			}
+			var err error
+			if ss, err = decodeSeqs(raw); err != nil {
+				return nil, fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
+			}
+			seqs[id] = ss
+		}
+		if _, ok := slices.BinarySearch(ss, seq); !ok {
+			continue
+		}
+		b, err := t.readBlock(ctx, id, g)
+		if err != nil {
 			return nil, err
 		}
 		cache[id] = b
+		return b, nil
 	}
-	if _, ok := slices.BinarySearch(b.seqs, seq); !ok {
-		return nil, nil
-	}
-	return b, nil
+	return nil, nil
 }
 
 // readBlock reads block id of group g whole.
 func (t *writeTx) readBlock(ctx context.Context, id int64, g vectorGroup) (*openBlock, error) {
 	var seqs, codes, bounds []byte
-	if err := t.queryRow(ctx, "SELECT seqs, codes, bounds FROM vector_blocks WHERE id=?", id).Scan(&seqs, &codes, &bounds); err != nil {
+	var leaf int64
+	if err := t.queryRow(ctx, "SELECT leaf, seqs, codes, bounds FROM vector_blocks WHERE id=?", id).Scan(&leaf, &seqs, &codes, &bounds); err != nil {
 		return nil, err
 	}
 	ss, err := decodeSeqs(seqs)
@@ -200,7 +230,7 @@ func (t *writeTx) readBlock(ctx context.Context, id int64, g vectorGroup) (*open
 	if len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
 		return nil, fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(ss), len(codes), len(bounds))
 	}
-	return &openBlock{id: id, g: g, seqs: ss, codes: codes, bounds: bounds}, nil
+	return &openBlock{id: id, g: g, leaf: leaf, seqs: ss, codes: codes, bounds: bounds}, nil
 }
 
 // remove takes seq out of the block.
@@ -221,11 +251,11 @@ func (t *writeTx) writeBlock(ctx context.Context, b *openBlock) error {
 		_, err = t.exec(ctx, "DELETE FROM vector_blocks WHERE id=?", b.id)
 	case b.n() == 0:
 	case b.id == 0:
-		_, err = t.exec(ctx, `INSERT INTO vector_blocks(model, dims, polarity, first_seq, n, seqs, codes, bounds)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`, b.g.model, b.g.dims, b.g.polarity, b.seqs[0], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds)
+		_, err = t.exec(ctx, `INSERT INTO vector_blocks(model, dims, polarity, leaf, first_seq, last_seq, n, seqs, codes, bounds)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, b.g.model, b.g.dims, b.g.polarity, b.leaf, b.seqs[0], b.seqs[b.n()-1], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds)
 	case b.dirty:
-		_, err = t.exec(ctx, "UPDATE vector_blocks SET first_seq=?, n=?, seqs=?, codes=?, bounds=? WHERE id=?",
-			b.seqs[0], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds, b.id)
+		_, err = t.exec(ctx, "UPDATE vector_blocks SET first_seq=?, last_seq=?, n=?, seqs=?, codes=?, bounds=? WHERE id=?",
+			b.seqs[0], b.seqs[b.n()-1], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds, b.id)
 	}
 	return err
 }
@@ -279,9 +309,9 @@ func (t *writeTx) appendVectors(ctx context.Context, through int64) (int64, erro
 // process: a test of a tail reads it.
 var vectorsReadBack atomic.Int64
 
-// blockAppender appends vectors, in seq order, to their groups' last
-// blocks, or new ones: a block is written when it is full, and the last of
-// each group at close, in group order.
+// blockAppender appends vectors, in seq order, to the last blocks of their
+// groups' unclustered runs, or new ones: a block is written when it is
+// full, and the last of each group at close, in group order.
 type blockAppender struct {
 	open map[vectorGroup]*openBlock
 }
@@ -335,11 +365,12 @@ func compareGroups(a, b vectorGroup) int {
 	return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.dims, b.dims), cmp.Compare(a.polarity, b.polarity))
 }
 
-// lastBlock returns group g's last block when it has room, else a new one.
+// lastBlock returns the last block of group g's unclustered run when it
+// has room, else a new one.
 func (t *writeTx) lastBlock(ctx context.Context, g vectorGroup) (*openBlock, error) {
 	var id int64
 	var n int
-	err := t.queryRow(ctx, "SELECT id, n FROM vector_blocks WHERE model=? AND dims=? AND polarity=? ORDER BY first_seq DESC LIMIT 1",
+	err := t.queryRow(ctx, "SELECT id, n FROM vector_blocks WHERE model=? AND dims=? AND polarity=? AND leaf=0 ORDER BY first_seq DESC LIMIT 1",
 		g.model, g.dims, g.polarity).Scan(&id, &n)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && n >= blockRows {
 		return &openBlock{g: g}, nil
@@ -553,19 +584,28 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 			blk.Skip = nil
 		}
 	}
-	rows, err := q.QueryContext(ctx, "SELECT id, seqs, codes, bounds FROM vector_blocks WHERE model=? AND dims=? AND polarity=? ORDER BY first_seq",
-		g.model, g.dims, g.polarity)
+	// The blocks of the leaves the stream may reach, or every block.
+	leaves, err := reachedLeaves(ctx, q, st, g)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
+	query := "SELECT id, seqs, codes, bounds FROM vector_blocks WHERE model=? AND dims=? AND polarity=?"
+	if leaves != nil { // the unclustered run, and the leaves: ids of the store's own, written out
+		in := make([]string, 0, 1+len(leaves))
+		for _, l := range append([]int64{0}, leaves...) {
+			in = append(in, strconv.FormatInt(l, 10))
+		}
+		query += " AND leaf IN (" + strings.Join(in, ",") + ")"
+	}
+	query += " ORDER BY leaf, first_seq"
 	var skipBuf []bool
-	for rows.Next() {
+	if err := eachRow(ctx, q, query, func(rows *sql.Rows) error {
 		var id int64
 		var seqs, codes, bounds sql.RawBytes
 		if err := rows.Scan(&id, &seqs, &codes, &bounds); err != nil {
 			return err
 		}
+		var err error
 		if blk.Refs, err = decodeSeqs(seqs); err != nil {
 			return fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
 		}
@@ -579,14 +619,11 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 		if blk.Skip != nil {
 			skipBuf = blk.Skip
 		}
-		if err := st.Scan(&blk); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
+		vectorsScanned.Add(int64(len(blk.Refs)))
+		return st.Scan(&blk)
+	}, g.model, g.dims, g.polarity); err != nil {
 		return err
 	}
-	rows.Close()
 	return scanPending(ctx, q, st, g, through, refs, deleted, &blk)
 }
 

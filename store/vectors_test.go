@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,25 +211,71 @@ func TestVectorsAtRest(t *testing.T) {
 	sameAsSet(t, s, rng, dims)
 }
 
-// TestMigrateVectorsFromSchema2: a store of schema 2 migrates to vectors
-// at rest: check finds it sound, the search at rest is a Set's, and it
+// TestMigrateVectors: a store of schema 2 (before vectors at rest) or 6
+// (before their cluster index) migrates to this schema: check finds it
+// sound, its groups are clustered, the search at rest is a Set's, and it
 // exports the same bytes as before.
-func TestMigrateVectorsFromSchema2(t *testing.T) {
+func TestMigrateVectors(t *testing.T) {
+	for _, from := range []int{2, 6} {
+		t.Run(fmt.Sprintf("from%d", from), func(t *testing.T) { migrateVectorsFrom(t, from) })
+	}
+}
+
+func migrateVectorsFrom(t *testing.T, from int) {
 	const dims = 16
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(2, 2))
 	defer func(old migrationSet) { schema = old }(schema)
-	schema = migrationSet{fsys: migrations, version: 2}
 	p := filepath.Join(t.TempDir(), "grimoire.db")
-	s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
-	if err != nil {
-		t.Fatal(err)
+	if from < 7 && from >= 5 {
+		// A store of schema 6 as bardo wrote it: a store of this schema,
+		// unclustered, less what schema 7 added.
+		s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustIngest(t, s, vectorExport(t, rng, 3000, dims), t0)
+		for _, q := range []string{
+			"DROP TABLE vector_leaves", "DROP TABLE vector_clusterings",
+			`CREATE TABLE vector_blocks_v6 (id INTEGER PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, polarity TEXT NOT NULL,
+				first_seq INTEGER NOT NULL, n INTEGER NOT NULL CHECK (n BETWEEN 1 AND 2048), seqs BLOB NOT NULL, codes BLOB NOT NULL, bounds BLOB NOT NULL) STRICT`,
+			"INSERT INTO vector_blocks_v6 SELECT id, model, dims, polarity, first_seq, n, seqs, codes, bounds FROM vector_blocks WHERE leaf=0",
+			"DROP TABLE vector_blocks", "ALTER TABLE vector_blocks_v6 RENAME TO vector_blocks",
+			"CREATE UNIQUE INDEX vector_blocks_space ON vector_blocks(model, dims, polarity, first_seq)",
+			"UPDATE meta SET value=" + strconv.Itoa(from) + " WHERE key='schema_version'",
+			"DELETE FROM embeddings WHERE rowid % 11 = 0", // rowids with gaps, in vector_deletions
+		} {
+			mustExec(t, s, q)
+		}
+		s.Close()
+	} else {
+		schema = migrationSet{fsys: migrations, version: from}
+		s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustIngest(t, s, vectorExport(t, rng, 3000, dims), t0)
+		mustExec(t, s, "DELETE FROM embeddings WHERE rowid % 11 = 0") // rowids with gaps
+		s.Close()
+		schema = migrationSet{fsys: migrations, version: SchemaVersion}
 	}
-	mustIngest(t, s, vectorExport(t, rng, 3000, dims), t0)
-	mustExec(t, s, "DELETE FROM embeddings WHERE rowid % 11 = 0") // rowids with gaps
-	before := exportOf(t, s, ExportOptions{})
-	s.Close()
+	r, err := Open(ctx, p, Options{})
+	if err == nil {
+		r.Close()
+		t.Fatalf("a store of schema %d opened for reading, want it refused", from)
+	}
+	before := func() []byte { // read as the store's schema reads it
+		schema = migrationSet{fsys: migrations, version: from}
+		defer func() { schema = migrationSet{fsys: migrations, version: SchemaVersion} }()
+		r, err := Open(ctx, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return exportOf(t, r, ExportOptions{})
+	}()
 
+	smallClusters(t, 256, 128)
 	schema = migrationSet{fsys: migrations, version: SchemaVersion}
 	w, err := Open(ctx, p, Options{Write: true})
 	if err != nil {
@@ -243,10 +290,18 @@ func TestMigrateVectorsFromSchema2(t *testing.T) {
 	if err := w.db.QueryRow("SELECT sum(n), (SELECT value FROM meta WHERE key='vectors_through') FROM vector_blocks").Scan(&n, &through); err != nil {
 		t.Fatal(err)
 	}
-	if want := 3000 - 3000/11; n != want || through != want {
-		t.Errorf("blocks hold %d vectors through seq %d, want %d", n, through, want)
+	if want := 3000 - 3000/11; n != want {
+		t.Errorf("blocks hold %d vectors, want %d", n, want)
+	}
+	var last int
+	if err := w.db.QueryRow("SELECT max(seq) FROM embeddings").Scan(&last); err != nil || through != last {
+		t.Errorf("vectors_through %d, want the last seq %d (%v)", through, last, err)
+	}
+	if _, _, c, loose := leafCounts(t, w); c != 2 || loose != 0 {
+		t.Errorf("after migrating: %d clusterings, %d vectors unclustered; want both groups clustered", c, loose)
 	}
 	sameAsSet(t, w, rng, dims)
+	fewQueriesAsBruteForce(t, w, rng, dims)
 	if after := exportOf(t, w, ExportOptions{}); string(after) != string(before) {
 		t.Error("the export changed with the migration")
 	}
