@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,13 +36,15 @@ func TestCrossArch(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.jsonl")
 	sib := filepath.Join(dir, "sib.jsonl")
+	many := filepath.Join(dir, "many.jsonl") // enough for a group to be clustered
 	for _, g := range []struct {
-		path  string
-		seed  int64
-		golem string
-	}{{big, 7, ""}, {sib, 11, "golem-sibling"}} {
+		path    string
+		entries int
+		seed    int64
+		golem   string
+	}{{big, 3000, 7, ""}, {sib, 3000, 11, "golem-sibling"}, {many, 9000, 13, "golem-many"}} {
 		p := synth.DefaultParams()
-		p.Entries, p.Dims, p.Seed = 3000, 48, g.seed
+		p.Entries, p.Dims, p.Seed = g.entries, 48, g.seed
 		if g.golem != "" {
 			p.GolemID = g.golem
 		}
@@ -92,6 +95,8 @@ func TestCrossArch(t *testing.T) {
 			{"inherit f16", []string{"inherit", "f16.bardo", "--store", "f16.db", "--golem-id", "succ", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
 			{"export f16", []string{"export", "--store", "f16.db", "-o", "ex16.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex16.jsonl"},
 			{"export", []string{"export", "--store", "s.db", "-o", "ex.jsonl", "--now", "2026-11-03T00:00:00Z", "--quiet"}, "ex.jsonl"},
+			{"init many", []string{"init", "--store", "m.db", "--golem-id", "golem-many", "--generation", "0", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
+			{"ingest many", []string{"ingest", many, "--store", "m.db", "--now", "2026-11-03T00:00:00Z", "--quiet"}, ""},
 		}
 		got := map[string][]byte{}
 		for _, s := range steps {
@@ -112,9 +117,29 @@ func TestCrossArch(t *testing.T) {
 				got[s.name+" → "+s.out] = b
 			}
 		}
+		// The cluster index the ingest made: its leaves and blocks.
+		db, err := sql.Open("sqlite", filepath.Join(work, "m.db")+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, q := range []string{
+			"SELECT count(*) FROM vector_clusterings",
+			"SELECT group_concat(id || '|' || parent || '|' || cos_min || '|' || hex(centroid), ';') FROM (SELECT * FROM vector_leaves ORDER BY id)",
+			"SELECT group_concat(id || '|' || leaf || '|' || hex(seqs) || '|' || hex(codes) || hex(bounds), ';') FROM (SELECT * FROM vector_blocks ORDER BY id)",
+		} {
+			var v sql.NullString
+			if err := db.QueryRow(q).Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			got["store m.db: "+q] = []byte(v.String)
+		}
 		return got
 	}
 	native := run("amd64", nil)
+	if c := string(native["store m.db: SELECT count(*) FROM vector_clusterings"]); c == "0" {
+		t.Fatal("the ingest of 9000 entries clustered no group: the cluster index is not compared")
+	}
 	got := run("arm64", []string{qemu})
 	for name, want := range native {
 		if !bytes.Equal(got[name], want) {
