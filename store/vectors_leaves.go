@@ -50,7 +50,8 @@ var (
 	// vector, and a leaf that takes two clusters of the data spans both:
 	// leaves smaller than the data's clusters keep the cones narrow. The
 	// harness's 1M × 384 vectors (1,024 clusters of about 1,000): leaves
-	// of 1,024 had a mean cone cosine of 0.61, and a recall read 0.14 s;
+	// of 1,024 (strays left in) had a mean cone cosine of 0.61, and a
+	// recall read 0.14 s;
 	// leaves of 256, strays apart, 0.80 and 0.02 s.
 	clusterLeafSize = blockRows / 8
 	// clusterBudget bounds the bytes of codes and bounds a clustering
