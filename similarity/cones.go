@@ -174,21 +174,43 @@ func unitOf(dst []float32, sum []float64) {
 
 // ConeCos returns a lower bound of the cosine of centre (any non-zero
 // vector) with the reference whose code at rest is code and whose bounds
-// are b: its code gives r̂ = scale·code + e with ‖e‖ ≤ Err, so ĉ·r̂ ≥
-// scale·(ĉ·code) − Err, less coneSlack for what separates r̂ from the
-// vector. The lowest bound of a cluster's members is its cone's cosine.
-// It is −1 for a zero centre.
+// are b: NewCone(centre).Cos(code, b).
 func ConeCos(centre []float32, code []byte, b Bounds) float64 {
-	cs := sumSq64(centre)
-	if !(cs > 0) || !finite(cs) {
+	return NewCone(centre).Cos(code, b)
+}
+
+// A Cone is the centre of a cluster, ready to bound its members' cosines
+// with it (Cos).
+type Cone struct {
+	centre []float32
+	norm   float64 // ‖centre‖, 0 for a zero or non-finite centre
+}
+
+// NewCone returns the cone of centre.
+func NewCone(centre []float32) Cone {
+	c := Cone{centre: centre}
+	if cs := sumSq64(centre); cs > 0 && finite(cs) {
+		c.norm = math.Sqrt(cs)
+	}
+	return c
+}
+
+// Cos returns a lower bound of the cosine of the cone's centre with the
+// reference whose code at rest is code and whose bounds are b: its code
+// gives r̂ = scale·code + e with ‖e‖ ≤ Err, so ĉ·r̂ ≥ scale·(ĉ·code) − Err,
+// less coneSlack for what separates r̂ from the vector. The lowest bound
+// of a cluster's members is its cone's cosine. It is −1 for a zero
+// centre.
+func (c Cone) Cos(code []byte, b Bounds) float64 {
+	if c.norm == 0 {
 		return -1
 	}
-	code = code[:len(centre)]
+	code = code[:len(c.centre)]
 	var dot float64
-	for kk, x := range centre {
+	for kk, x := range c.centre {
 		dot += float64(float64(x) * float64(int(code[kk])-128)) // exact products
 	}
-	lb := float64(b.Scale*dot)/math.Sqrt(cs) - b.Err - coneSlack
+	lb := float64(b.Scale*dot)/c.norm - b.Err - coneSlack
 	return max(-1, lb)
 }
 

@@ -22,8 +22,8 @@ import (
 // write transaction that grew it clusters the group again.
 
 const (
-	// clusterMaxLeaves bounds the leaves of a group (4M vectors at
-	// clusterLeafSize); past it leaves grow.
+	// clusterMaxLeaves bounds the leaves of a group (reached at 512k
+	// vectors); past it leaves grow (244 vectors at 1M).
 	clusterMaxLeaves = 4096
 	// clusterSample is the vectors per leaf the k-means trains on.
 	clusterSample = 24
@@ -45,15 +45,18 @@ var (
 	// before the group is clustered: a smaller group is read whole in no
 	// time.
 	clusterMin = 4096
-	// clusterLeafSize is the vectors per leaf a clustering aims at: an
-	// eighth of a block. The cone of a leaf is as wide as its farthest
-	// vector, and a leaf that takes two clusters of the data spans both:
-	// leaves smaller than the data's clusters keep the cones narrow. The
-	// harness's 1M × 384 vectors (1,024 clusters of about 1,000): leaves
-	// of 1,024 (strays left in) had a mean cone cosine of 0.61, and a
-	// recall read 0.14 s;
-	// leaves of 256, strays apart, 0.80 and 0.02 s.
-	clusterLeafSize = blockRows / 8
+	// clusterLeafSize is the vectors per leaf a clustering aims at, a
+	// sixteenth of a block, up to clusterMaxLeaves leaves. The cone of a
+	// leaf is as wide as its farthest vector, and a leaf that takes two of
+	// the data's clusters spans both: leaves smaller than the clusters
+	// keep the cones narrow, and each leaf costs a search the test of its
+	// cone. The harness's vectors, in 1,024 clusters: at 1M × 384, leaves
+	// of 1,024 (strays left in) had a mean cone cosine of 0.61 and a recall
+	// took 0.14 s; 3,877 leaves, strays apart, 0.80 and 0.03 s; 7,805
+	// leaves 0.83 and 0.09 s (the cones' rows cost more than they save).
+	// At 300k × 768: 1,146 leaves left 108 cones below 0.6 and a recall
+	// read 50k vectors (0.11 s); 2,226 leaves, 19 and 3k (0.06 s).
+	clusterLeafSize = blockRows / 16
 	// clusterBudget bounds the bytes of codes and bounds a clustering
 	// holds while it writes the leaves' blocks: it writes them a budget's
 	// worth of leaves at a time, each time reading the group's old blocks
@@ -108,20 +111,42 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 		}, g.model, g.dims, g.polarity); err != nil {
 		return err
 	}
-	// each calls fn with each old block in turn, its bounds decoded.
+	// each calls fn with each old block in turn, in the order of old, its
+	// bounds decoded; its codes and bounds are valid during the call only.
+	// No block is written while it runs.
+	if len(old) == 0 {
+		return nil
+	}
+	maxOld := slices.Max(old)
 	var bds []similarity.Bounds
 	each := func(fn func(b *openBlock, bds []similarity.Bounds) error) error {
-		for _, id := range old {
-			b, err := t.readBlock(ctx, id, g)
+		read := 0
+		err := eachRow(ctx, t.tx, `SELECT id, seqs, codes, bounds FROM vector_blocks WHERE model=? AND dims=? AND polarity=? AND id<=?
+			ORDER BY leaf, first_seq`, func(r *sql.Rows) error {
+			var id int64
+			var seqs, codes, bounds sql.RawBytes
+			if err := r.Scan(&id, &seqs, &codes, &bounds); err != nil {
+				return err
+			}
+			if read >= len(old) || id != old[read] {
+				return fmt.Errorf("%w: vector block %d read out of its order; run bardo check", ErrCorrupt, id)
+			}
+			read++
+			ss, err := decodeSeqs(seqs)
 			if err != nil {
-				return err
+				return fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
 			}
-			bds = decodeBounds(bds, b.bounds)
-			if err := fn(b, bds); err != nil {
-				return err
+			dp := similarity.CodeLen(g.dims)
+			if len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
+				return fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(ss), len(codes), len(bounds))
 			}
+			bds = decodeBounds(bds, bounds)
+			return fn(&openBlock{id: id, g: g, seqs: ss, codes: codes, bounds: bounds}, bds)
+		}, g.model, g.dims, g.polarity, maxOld)
+		if err == nil && read != len(old) {
+			err = fmt.Errorf("%w: %d vector blocks read of %d; run bardo check", ErrCorrupt, read, len(old))
 		}
-		return nil
+		return err
 	}
 	dp := similarity.CodeLen(g.dims)
 	k := min(clusterMaxLeaves, max(1, (all+clusterLeafSize/2)/clusterLeafSize))
@@ -150,22 +175,32 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 	// The nodes, then each node's leaves, from the sample.
 	idx := newClusterIndex(g.dims, scodes, sscales, k)
 
-	// Every vector's leaf, and its cosine with the leaf's centroid.
+	// Every vector's leaf, and the bounds of its cosines with the leaf's
+	// centroid and the node's; the cones of those that are no strays.
 	seqOf := make([]int64, 0, all)
 	leafOf := make([]int32, 0, all)
 	cosOf := make([]float64, 0, all)
+	nodeCosOf := make([]float64, 0, all)
 	if err := each(func(b *openBlock, bds []similarity.Bounds) error {
 		for j, l := range idx.assign(b.codes) {
+			code := b.codes[j*dp : (j+1)*dp]
 			seqOf = append(seqOf, b.seqs[j])
 			leafOf = append(leafOf, l)
-			cosOf = append(cosOf, similarity.ConeCos(idx.leaves[l].centroid, b.codes[j*dp:(j+1)*dp], bds[j]))
+			cosOf = append(cosOf, idx.leaves[l].cone.Cos(code, bds[j]))
+			nodeCosOf = append(nodeCosOf, idx.nodes[idx.parent[l]].cone.Cos(code, bds[j]))
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	idx.takeStrays(leafOf, cosOf)
-	cosOf = nil
+	stray := idx.takeStrays(leafOf, cosOf)
+	for i, l := range leafOf {
+		if l != stray {
+			c, n := &idx.leaves[l], &idx.nodes[idx.parent[l]]
+			c.cos, n.cos = min(c.cos, cosOf[i]), min(n.cos, nodeCosOf[i])
+		}
+	}
+	cosOf, nodeCosOf = nil, nil
 
 	// The leaves' rows, after every id the table has (the old blocks name
 	// the old leaves until they go); their cones once their blocks are
@@ -218,7 +253,7 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 	}
 
 	// The leaves' blocks, a budget's worth of leaves at a time; the cones
-	// of what they hold.
+	// of the strays.
 	per := dp + boundsSize
 	for lo := 0; lo < len(idx.leaves); {
 		hi := lo + 1
@@ -235,8 +270,10 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 					code := b.codes[j*dp : (j+1)*dp]
 					copy(codes[at*dp:(at+1)*dp], code)
 					copy(bounds[at*boundsSize:(at+1)*boundsSize], b.bounds[j*boundsSize:(j+1)*boundsSize])
-					widen(&idx.leaves[l], code, bds[j])
-					widen(&idx.nodes[idx.parent[l]], code, bds[j])
+					if int32(l) == stray {
+						widen(&idx.leaves[l], code, bds[j])
+						widen(&idx.nodes[idx.parent[l]], code, bds[j])
+					}
 				}
 				pos++
 			}
@@ -296,8 +333,13 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 type cone struct {
 	id       int64 // its row, once written
 	centroid []float32
+	cone     similarity.Cone
 	n        int
-	cos      float64 // from +Inf, as widen takes its vectors in
+	cos      float64 // from +Inf, as its vectors come in
+}
+
+func newCone(centroid []float32) cone {
+	return cone{centroid: centroid, cone: similarity.NewCone(centroid), cos: math.Inf(1)}
 }
 
 // clusterIndex is a group's nodes and leaves as a clustering makes them:
@@ -337,7 +379,7 @@ func newClusterIndex(dims int, codes []byte, scales []float64, k int) *clusterIn
 	x.top.Nearest(codes, near)
 	for j := range x.top.Len() {
 		c := nodes[j*dims : (j+1)*dims]
-		x.nodes = append(x.nodes, cone{centroid: c, cos: math.Inf(1)})
+		x.nodes = append(x.nodes, newCone(c))
 		var mc []byte
 		var ms []float64
 		for i, nj := range near {
@@ -354,7 +396,7 @@ func newClusterIndex(dims int, codes []byte, scales []float64, k int) *clusterIn
 		x.base = append(x.base, int32(len(x.leaves)))
 		x.near = append(x.near, similarity.NewCentroids(dims, leaves))
 		for l := range len(leaves) / dims {
-			x.leaves = append(x.leaves, cone{centroid: leaves[l*dims : (l+1)*dims], cos: math.Inf(1)})
+			x.leaves = append(x.leaves, newCone(leaves[l*dims:(l+1)*dims]))
 			x.parent = append(x.parent, int32(j))
 		}
 	}
@@ -399,8 +441,9 @@ const strayGap = 0.25
 // vector's leaf and cosine with the leaf's centroid) into a leaf of their
 // own, under a node of its own, whose centroid is the sample's mean: its
 // cone is wide, every search reads it, and it is small (1M × 384
-// clustered vectors: 0.3% strays).
-func (x *clusterIndex) takeStrays(leafOf []int32, cosOf []float64) {
+// clustered vectors: 0.3% strays). It returns the strays' leaf, or −1
+// when there are none.
+func (x *clusterIndex) takeStrays(leafOf []int32, cosOf []float64) int32 {
 	members := make([][]float64, len(x.leaves))
 	for i, l := range leafOf {
 		members[l] = append(members[l], cosOf[i])
@@ -421,16 +464,17 @@ func (x *clusterIndex) takeStrays(leafOf []int32, cosOf []float64) {
 		}
 	}
 	if !moved {
-		return
+		return -1
 	}
-	x.nodes = append(x.nodes, cone{centroid: x.mean, cos: math.Inf(1)})
-	x.leaves = append(x.leaves, cone{centroid: x.mean, cos: math.Inf(1)})
+	x.nodes = append(x.nodes, newCone(x.mean))
+	x.leaves = append(x.leaves, newCone(x.mean))
 	x.parent = append(x.parent, int32(len(x.nodes)-1))
+	return stray
 }
 
 // widen makes cone c hold a vector.
 func widen(c *cone, code []byte, b similarity.Bounds) {
-	c.cos = min(c.cos, similarity.ConeCos(c.centroid, code, b))
+	c.cos = min(c.cos, c.cone.Cos(code, b))
 }
 
 // reachedLeaves returns the leaves of group g whose cones stream st may
