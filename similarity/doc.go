@@ -237,4 +237,28 @@
 // TestStreamMatchesBruteForce holds both, on every kernel, to Cosine64
 // against every reference not skipped, with the blocks in shuffled order
 // and of random sizes.
+//
+// # Cones
+//
+// A store that clusters its references at rest keeps, per cluster, a cone:
+// a centre c and a lower bound m of the cosine of every member with it.
+// ConeCos bounds one member's from its int8 form: its code gives r̂ =
+// s·code + e with ‖e‖ ≤ E, so ĉ·r̂ ≥ s·(ĉ·code) − E; the products of ĉ·code
+// are exact (a float32 times an integer below 2^8) and coneSlack covers
+// both the float64 sum and the distance from r̂, a float32 unit vector, to
+// v/‖v‖ (each component rounded once: at most 2^-24 relative). Angles obey
+// the triangle inequality on the sphere: a member at angle at most β =
+// acos(m) from c is at angle at least θ − β from a query at angle θ from
+// c, so its cosine with the query is at most cos(θ − β) when θ > β (and at
+// most 1 otherwise). Stream.Reaches is false only when that bound, plus
+// coneSlack, is below the threshold for every live query: no member of
+// the cone can then be an answer of the threshold search, and skipping its
+// blocks is the search of a Set without them, which finds the same
+// answers (every answer is at or above the threshold). A stream without a
+// threshold (MaxCos) reaches every cone. Cluster and Centroids make the
+// clusters: Lloyd's algorithm on the codes, each point to the centroid of
+// the largest exact integer dot product (scaled once), sums of products
+// rounded one at a time in the points' order; where the clusters fall
+// decides only which blocks a search reads. TestReachesNeverSkipsAnAnswer
+// holds Reaches to brute force at the cones' edges.
 package similarity
