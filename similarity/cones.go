@@ -44,7 +44,7 @@ func NewCentroids(dims int, cents []float32) *Centroids {
 	dp := CodeLen(dims)
 	groups := (n + quantGroup - 1) / quantGroup
 	c := &Centroids{dims: dims, dp: dp, n: n, codes: make([]int8, groups*quantGroup*dp),
-		scale: make([]float64, n), bias: make([]int32, n), dots: dotsGeneric}
+		scale: make([]float64, n), bias: make([]int32, n), dots: int8Kernel().quant.dots}
 	for j := range n {
 		code := c.codes[j*dp : (j+1)*dp]
 		c.scale[j], _, _ = quantize(code, cents[j*dims:(j+1)*dims])
@@ -53,14 +53,6 @@ func NewCentroids(dims int, cents []float32) *Centroids {
 			b += int32(x)
 		}
 		c.bias[j] = 128 * b
-	}
-	for _, k := range kernels { // slowest first: the last int8 one; all give the same sums
-		if k.quant != nil {
-			c.dots = k.quant.dots
-		}
-	}
-	if k := current.Load(); k.quant != nil {
-		c.dots = k.quant.dots
 	}
 	return c
 }
@@ -73,9 +65,9 @@ const nearestChunk = 256
 
 // Nearest sets near[i] to the centroid with the largest dot product with
 // reference i of codes (len(near) codes at rest, CodeLen(dims) bytes each),
-// ties to the lowest centroid (0 when there is none). A dot product is an exact integer, scaled
-// by the centroid's scale in one rounding: the answer is the same on every
-// CPU.
+// ties to the lowest centroid (0 when there is none). A dot product is an
+// exact integer, scaled by the centroid's scale in one rounding: the
+// answer is the same on every CPU.
 func (c *Centroids) Nearest(codes []byte, near []int32) {
 	n := len(near)
 	if len(codes) < n*c.dp {

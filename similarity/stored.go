@@ -167,15 +167,7 @@ func (st *Stream) start() {
 		unitInto(unit[li*d:(li+1)*d], st.queries[i], st.sums[i])
 	}
 	st.qq, st.codes = quantizeQueries(unit, len(st.live), d, st.dp, st.kp)
-	// The int8 kernel chosen, or the fastest one this CPU runs when the
-	// choice is a float32 kernel: every one gives the same answers.
-	if st.k = current.Load(); st.k.quant == nil {
-		for _, k := range kernels { // slowest first: the last int8 one
-			if k.quant != nil {
-				st.k = k
-			}
-		}
-	}
+	st.k = int8Kernel()
 	workers := runtime.GOMAXPROCS(0)
 	st.trk = make([][]qtracker, workers)
 	st.outs = make([][]int32, workers)
@@ -185,6 +177,21 @@ func (st *Stream) start() {
 			st.trk[w][li] = qtracker{lo: math.Inf(-1), low: st.low, floor: st.low}
 		}
 	}
+}
+
+// int8Kernel returns the int8 kernel chosen, or the fastest one this CPU
+// runs when the choice is a float32 kernel: every one gives the same
+// answers.
+func int8Kernel() *kernel {
+	k := current.Load()
+	if k.quant == nil {
+		for _, q := range kernels { // slowest first: the last int8 one
+			if q.quant != nil {
+				k = q
+			}
+		}
+	}
+	return k
 }
 
 // Scanned returns how many references the stream has scanned.

@@ -21,6 +21,9 @@ type writeTx struct {
 	stmts map[string]*sql.Stmt // prepared once per transaction: parsing SQL is most of a row's cost
 	tail  *vectorTail          // the embeddings it inserts, taken into blocks as they go in (vectors_tail.go); nil: read back at the end
 	ready map[*Row]*restVector // rows' embeddings made ready for the store ahead of the transaction (an ingest's)
+	// blocksChanged: the transaction wrote a vector block (writeBlock), so
+	// a group may be due for clustering.
+	blocksChanged bool
 }
 
 // exec runs a statement of the transaction, prepared on first use.

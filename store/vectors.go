@@ -95,6 +95,9 @@ func (t *writeTx) syncVectors(ctx context.Context) error {
 	if err := t.setVectorsThrough(ctx, through, last); err != nil {
 		return err
 	}
+	if !t.blocksChanged {
+		return nil // no group grew or shrank: none is due
+	}
 	return t.clusterVectors(ctx)
 }
 
@@ -222,15 +225,24 @@ func (t *writeTx) readBlock(ctx context.Context, id int64, g vectorGroup) (*open
 	if err := t.queryRow(ctx, "SELECT leaf, seqs, codes, bounds FROM vector_blocks WHERE id=?", id).Scan(&leaf, &seqs, &codes, &bounds); err != nil {
 		return nil, err
 	}
+	ss, err := decodeBlock(id, g.dims, seqs, codes, bounds)
+	if err != nil {
+		return nil, err
+	}
+	return &openBlock{id: id, g: g, leaf: leaf, seqs: ss, codes: codes, bounds: bounds}, nil
+}
+
+// decodeBlock returns the seqs of block id, a block of a space of dims,
+// once its codes and bounds are found to be of as many vectors.
+func decodeBlock(id int64, dims int, seqs, codes, bounds []byte) ([]int64, error) {
 	ss, err := decodeSeqs(seqs)
 	if err != nil {
 		return nil, fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
 	}
-	dp := similarity.CodeLen(g.dims)
-	if len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
+	if dp := similarity.CodeLen(dims); len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
 		return nil, fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(ss), len(codes), len(bounds))
 	}
-	return &openBlock{id: id, g: g, leaf: leaf, seqs: ss, codes: codes, bounds: bounds}, nil
+	return ss, nil
 }
 
 // remove takes seq out of the block.
@@ -243,20 +255,25 @@ func (b *openBlock) remove(seq int64, dp int) {
 }
 
 // writeBlock stores b: inserted when new, rewritten when it changed,
-// removed when empty.
+// removed when empty. It is the one writer of blocks, and records that the
+// transaction changed them.
 func (t *writeTx) writeBlock(ctx context.Context, b *openBlock) error {
 	var err error
 	switch {
 	case b.n() == 0 && b.id != 0:
 		_, err = t.exec(ctx, "DELETE FROM vector_blocks WHERE id=?", b.id)
 	case b.n() == 0:
+		return nil
 	case b.id == 0:
 		_, err = t.exec(ctx, `INSERT INTO vector_blocks(model, dims, polarity, leaf, first_seq, last_seq, n, seqs, codes, bounds)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, b.g.model, b.g.dims, b.g.polarity, b.leaf, b.seqs[0], b.seqs[b.n()-1], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds)
 	case b.dirty:
 		_, err = t.exec(ctx, "UPDATE vector_blocks SET first_seq=?, last_seq=?, n=?, seqs=?, codes=?, bounds=? WHERE id=?",
 			b.seqs[0], b.seqs[b.n()-1], b.n(), encodeSeqs(b.seqs), b.codes, b.bounds, b.id)
+	default:
+		return nil
 	}
+	t.blocksChanged = true
 	return err
 }
 
@@ -566,7 +583,6 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 		return err
 	}
 	var blk similarity.Block
-	dp := similarity.CodeLen(g.dims)
 	// skips marks, in blk, what the search must not see.
 	skips := func() {
 		blk.Skip = blk.Skip[:0]
@@ -584,18 +600,18 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 			blk.Skip = nil
 		}
 	}
-	// The blocks of the leaves the stream may reach, or every block.
-	leaves, err := reachedLeaves(ctx, q, st, g)
+	// Every block but those of the leaves the stream cannot reach.
+	skipped, err := unreachedLeaves(ctx, q, st, g)
 	if err != nil {
 		return err
 	}
 	query := "SELECT id, seqs, codes, bounds FROM vector_blocks WHERE model=? AND dims=? AND polarity=?"
-	if leaves != nil { // the unclustered run, and the leaves: ids of the store's own, written out
-		in := make([]string, 0, 1+len(leaves))
-		for _, l := range append([]int64{0}, leaves...) {
-			in = append(in, strconv.FormatInt(l, 10))
+	if len(skipped) > 0 { // ids of the store's own, written out
+		in := make([]string, len(skipped))
+		for i, l := range skipped {
+			in[i] = strconv.FormatInt(l, 10)
 		}
-		query += " AND leaf IN (" + strings.Join(in, ",") + ")"
+		query += " AND leaf NOT IN (" + strings.Join(in, ",") + ")"
 	}
 	query += " ORDER BY leaf, first_seq"
 	var skipBuf []bool
@@ -606,11 +622,8 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 			return err
 		}
 		var err error
-		if blk.Refs, err = decodeSeqs(seqs); err != nil {
-			return fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
-		}
-		if len(codes) != len(blk.Refs)*dp || len(bounds) != len(blk.Refs)*boundsSize {
-			return fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(blk.Refs), len(codes), len(bounds))
+		if blk.Refs, err = decodeBlock(id, g.dims, seqs, codes, bounds); err != nil {
+			return err
 		}
 		blk.Codes = codes
 		blk.Bounds = decodeBounds(blk.Bounds, bounds)

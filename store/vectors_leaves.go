@@ -132,13 +132,9 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 				return fmt.Errorf("%w: vector block %d read out of its order; run bardo check", ErrCorrupt, id)
 			}
 			read++
-			ss, err := decodeSeqs(seqs)
+			ss, err := decodeBlock(id, g.dims, seqs, codes, bounds)
 			if err != nil {
-				return fmt.Errorf("%w: vector block %d: %v; run bardo check", ErrCorrupt, id, err)
-			}
-			dp := similarity.CodeLen(g.dims)
-			if len(codes) != len(ss)*dp || len(bounds) != len(ss)*boundsSize {
-				return fmt.Errorf("%w: vector block %d: %d vectors with %d bytes of codes and %d of bounds; run bardo check", ErrCorrupt, id, len(ss), len(codes), len(bounds))
+				return err
 			}
 			bds = decodeBounds(bds, bounds)
 			return fn(&openBlock{id: id, g: g, seqs: ss, codes: codes, bounds: bounds}, bds)
@@ -297,8 +293,8 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 		}
 		lo = hi
 	}
-	nodes, leaves := 0, 0
-	for _, cs := range [][]cone{idx.nodes, idx.leaves} {
+	var made [2]int // nodes and leaves
+	for i, cs := range [][]cone{idx.nodes, idx.leaves} {
 		for _, c := range cs {
 			if c.n == 0 {
 				continue
@@ -306,13 +302,8 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 			if _, err := t.exec(ctx, "UPDATE vector_leaves SET cos_min=? WHERE id=?", c.cos, c.id); err != nil {
 				return err
 			}
+			made[i]++
 		}
-	}
-	for _, c := range idx.nodes {
-		nodes += min(c.n, 1)
-	}
-	for _, c := range idx.leaves {
-		leaves += min(c.n, 1)
 	}
 
 	for _, id := range old {
@@ -324,7 +315,7 @@ func (t *writeTx) clusterGroup(ctx context.Context, g vectorGroup, all, loose in
 		return err
 	}
 	_, err := t.exec(ctx, "INSERT INTO vector_clusterings(model, dims, polarity, vectors, unclustered, nodes, leaves) VALUES(?, ?, ?, ?, ?, ?, ?)",
-		g.model, g.dims, g.polarity, all, loose, nodes, leaves)
+		g.model, g.dims, g.polarity, all, loose, made[0], made[1])
 	return err
 }
 
@@ -477,17 +468,19 @@ func widen(c *cone, code []byte, b similarity.Bounds) {
 	c.cos = min(c.cos, c.cone.Cos(code, b))
 }
 
-// reachedLeaves returns the leaves of group g whose cones stream st may
-// reach (their nodes' too), in increasing id, or nil when every block is
-// to be read: the group has no leaves, or the stream has no threshold or
-// more than coneQueries live queries.
-func reachedLeaves(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup) ([]int64, error) {
+// unreachedLeaves returns the leaves of group g whose cones stream st
+// cannot reach (or whose node's it cannot), in increasing id: those a
+// search may skip. It returns none when the stream has no threshold or
+// more than coneQueries live queries. A block of a leaf the table does
+// not hold, or a leaf whose node it does not, is never skipped: only what
+// a cone proves unreachable is (bardo check reports the rest).
+func unreachedLeaves(ctx context.Context, q querier, st *similarity.Stream, g vectorGroup) ([]int64, error) {
 	if st.Live() == 0 || st.Live() > coneQueries || math.IsInf(st.Threshold(), -1) {
 		return nil, nil
 	}
-	reached := map[int64]bool{}
-	out := []int64{}
-	any, leaves := false, 0
+	nodes := map[int64]bool{} // node id: reached
+	var out []int64
+	centre := make([]float32, g.dims)
 	err := eachRow(ctx, q, "SELECT id, parent, cos_min, centroid FROM vector_leaves WHERE model=? AND dims=? AND polarity=? ORDER BY parent, id",
 		func(r *sql.Rows) error {
 			var id, parent int64
@@ -496,29 +489,19 @@ func reachedLeaves(ctx context.Context, q querier, st *similarity.Stream, g vect
 			if err := r.Scan(&id, &parent, &cos, &raw); err != nil {
 				return err
 			}
-			any = true
-			if parent != 0 {
-				leaves++
-			}
-			if parent != 0 && !reached[parent] {
+			if reached, ok := nodes[parent]; ok && !reached { // nodes come first: parent 0
+				out = append(out, id)
 				return nil
 			}
-			if len(raw) != 4*g.dims {
-				return fmt.Errorf("%w: vector leaf %d: a centroid of %d bytes in a space of %d dims; run bardo check", ErrCorrupt, id, len(raw), g.dims)
-			}
-			if !st.Reaches(unpackF32Into(make([]float32, g.dims), raw), cos) {
-				return nil
-			}
-			if parent == 0 {
-				reached[id] = true
-			} else {
+			reaches := len(raw) != 4*g.dims || st.Reaches(unpackF32Into(centre, raw), cos)
+			switch {
+			case parent == 0:
+				nodes[id] = reaches
+			case !reaches:
 				out = append(out, id)
 			}
 			return nil
 		}, g.model, g.dims, g.polarity)
-	if err != nil || !any || len(out) == leaves {
-		return nil, err // every block
-	}
 	slices.Sort(out)
-	return out, nil
+	return out, err
 }
