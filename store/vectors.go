@@ -430,11 +430,16 @@ func appendBounds(b []byte, bd similarity.Bounds) []byte {
 
 // decodeBounds reads n vectors' bounds into dst.
 func decodeBounds(dst []similarity.Bounds, b []byte) []similarity.Bounds {
-	n := len(b) / boundsSize
-	dst = slices.Grow(dst[:0], n)[:n]
-	for j := range dst {
+	return appendBoundsOf(dst[:0], b)
+}
+
+// appendBoundsOf appends the bounds b holds to dst.
+func appendBoundsOf(dst []similarity.Bounds, b []byte) []similarity.Bounds {
+	n, at := len(b)/boundsSize, len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	for j := range n {
 		p := b[j*boundsSize:]
-		dst[j] = similarity.Bounds{
+		dst[at+j] = similarity.Bounds{
 			Scale: math.Float64frombits(binary.LittleEndian.Uint64(p)),
 			Err:   math.Float64frombits(binary.LittleEndian.Uint64(p[8:])),
 			Norm:  math.Float64frombits(binary.LittleEndian.Uint64(p[16:])),
@@ -583,22 +588,37 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 		return err
 	}
 	var blk similarity.Block
-	// skips marks, in blk, what the search must not see.
-	skips := func() {
-		blk.Skip = blk.Skip[:0]
-		any := false
-		for _, s := range blk.Refs {
-			skip := deleted[s]
-			if refs != nil && !skip {
-				_, in := slices.BinarySearch(refs, s)
-				skip = !in
-			}
-			blk.Skip = append(blk.Skip, skip)
-			any = any || skip
+	// hidden reports whether the search must not see seq.
+	hidden := func(seq int64) bool {
+		if deleted[seq] {
+			return true
 		}
-		if !any {
-			blk.Skip = nil
+		_, in := slices.BinarySearch(refs, seq)
+		return refs != nil && !in
+	}
+	// A leaf's blocks are small (a clustering aims at 128 vectors a leaf):
+	// they are gathered into one of up to blockRows before a Scan, whose
+	// cost per call would otherwise be paid ten times over. A block of at
+	// least half that is scanned where it lies.
+	var skips []bool
+	anySkip := false
+	scan := func(b *similarity.Block) error {
+		b.Skip = nil
+		if anySkip {
+			b.Skip = skips
 		}
+		vectorsScanned.Add(int64(len(b.Refs)))
+		err := st.Scan(b)
+		skips, anySkip = skips[:0], false
+		return err
+	}
+	gathered := func() error {
+		if len(blk.Refs) == 0 {
+			return nil
+		}
+		err := scan(&blk)
+		blk.Refs, blk.Codes, blk.Bounds = blk.Refs[:0], blk.Codes[:0], blk.Bounds[:0]
+		return err
 	}
 	// Every block but those of the leaves the stream cannot reach.
 	skipped, err := unreachedLeaves(ctx, q, st, g)
@@ -614,27 +634,41 @@ func scanGroupExcept(ctx context.Context, q querier, st *similarity.Stream, g ve
 		query += " AND leaf NOT IN (" + strings.Join(in, ",") + ")"
 	}
 	query += " ORDER BY leaf, first_seq"
-	var skipBuf []bool
+	var one similarity.Block
 	if err := eachRow(ctx, q, query, func(rows *sql.Rows) error {
 		var id int64
 		var seqs, codes, bounds sql.RawBytes
 		if err := rows.Scan(&id, &seqs, &codes, &bounds); err != nil {
 			return err
 		}
-		var err error
-		if blk.Refs, err = decodeBlock(id, g.dims, seqs, codes, bounds); err != nil {
+		ss, err := decodeBlock(id, g.dims, seqs, codes, bounds)
+		if err != nil {
 			return err
 		}
-		blk.Codes = codes
-		blk.Bounds = decodeBounds(blk.Bounds, bounds)
-		blk.Skip = skipBuf
-		skips()
-		if blk.Skip != nil {
-			skipBuf = blk.Skip
+		if len(blk.Refs)+len(ss) > blockRows {
+			if err := gathered(); err != nil {
+				return err
+			}
 		}
-		vectorsScanned.Add(int64(len(blk.Refs)))
-		return st.Scan(&blk)
+		b := &blk
+		if len(blk.Refs) == 0 && 2*len(ss) >= blockRows {
+			b, one.Refs, one.Codes, one.Bounds = &one, ss, codes, one.Bounds[:0]
+		} else {
+			blk.Refs, blk.Codes = append(blk.Refs, ss...), append(blk.Codes, codes...)
+		}
+		b.Bounds = appendBoundsOf(b.Bounds, bounds)
+		for _, s := range ss {
+			h := hidden(s)
+			skips, anySkip = append(skips, h), anySkip || h
+		}
+		if b == &one {
+			return scan(&one)
+		}
+		return nil
 	}, g.model, g.dims, g.polarity); err != nil {
+		return err
+	}
+	if err := gathered(); err != nil {
 		return err
 	}
 	return scanPending(ctx, q, st, g, through, refs, deleted, &blk)
