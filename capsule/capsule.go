@@ -175,12 +175,20 @@ func Digest(doc map[string]any) (string, error) {
 			covered[k] = v
 		}
 	}
-	canon, err := jcs.Marshal(covered, jcs.KIPSafe)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrMalformed, err)
+	// A document read (jcs values) is hashed as its canonical form is
+	// written, never held; one built in Go goes through its JSON.
+	h := sha256.New()
+	if err := jcs.Encode(h, covered); errors.Is(err, jcs.ErrNotValue) {
+		canon, err := jcs.Marshal(covered, jcs.KIPSafe)
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		h.Reset()
+		h.Write(canon)
+	} else if err != nil {
+		return "", err
 	}
-	sum := sha256.Sum256(canon)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Verify checks doc's integrity block: the profile is kip-jcs-safe-v1 and

@@ -18,4 +18,18 @@
 // ±(2^53−1), a literal that is not zero but rounds to zero (underflow),
 // and — as every profile does — a literal beyond binary64's range. A
 // negative zero is written 0; null stays a value.
+//
+// # Reading a stream
+//
+// A Decoder reads one JSON text from an io.Reader by those rules, holding
+// only what its caller asks for: Object and Array walk a container (a
+// member or element the callback does not read is skipped, and checked),
+// Text keeps at most so many bytes of a string, StringReader streams one,
+// Value builds a Value. Parse is a Decoder over a byte slice. What a
+// Decoder holds — the values Value builds, the member names of the
+// objects open (to tell a duplicate: 128-bit hashes past 16 of them) — is
+// charged to its Budget, if it has one, and refused past it (ErrBudget);
+// a member name is at most MaxKeyBytes, a number literal MaxNumberBytes.
+// Encode writes a Value's canonical form to an io.Writer without making
+// it first.
 package jcs

@@ -2,6 +2,7 @@ package jcs
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -27,6 +28,26 @@ func FuzzCanonicalize(f *testing.F) {
 			}
 			if !json.Valid(out) {
 				t.Fatalf("canonical form is not JSON: %s", out)
+			}
+		}
+	})
+}
+
+// FuzzDecoder: the Decoder, one byte a read, accepts what Parse accepts
+// and builds the same value; Skip accepts the same texts.
+func FuzzDecoder(f *testing.F) {
+	for _, s := range decoderRows {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range []Profile{RFC8785, KIPSafe} {
+			want, werr := Parse(data, p)
+			got, gerr := streamValue(data, p)
+			if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("profile %d: stream %v, %v; Parse %v, %v", p, got, gerr, want, werr)
+			}
+			if serr := streamSkip(data, p); (serr == nil) != (werr == nil) {
+				t.Fatalf("profile %d: Skip %v, Parse %v", p, serr, werr)
 			}
 		}
 	})

@@ -1,10 +1,13 @@
 package jcs
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -33,6 +36,10 @@ const MaxDepth = 512
 // ErrInvalid is wrapped by every error about input Canonicalize refuses.
 var ErrInvalid = errors.New("not canonicalizable JSON")
 
+// ErrNotValue is wrapped by the error of Encode given what Parse does not
+// return: a Go value of another type, a NaN or an infinity.
+var ErrNotValue = errors.New("not a value Parse returns")
+
 // SyntaxError says where and why a JSON text was refused.
 type SyntaxError struct {
 	Offset int // byte offset into the input
@@ -53,7 +60,9 @@ func Canonicalize(data []byte, p Profile) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(data))
-	write(&buf, v)
+	if err := write(&buf, v); err != nil {
+		return nil, err
+	}
 	return buf.Bytes(), nil
 }
 
@@ -71,308 +80,47 @@ func Marshal(v any, p Profile) ([]byte, error) {
 type Value = any
 
 // Parse parses one JSON text strictly under profile p (see the package
-// doc) into a Value.
+// doc) into a Value. A Decoder reads one without holding all of it.
 func Parse(data []byte, p Profile) (Value, error) {
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return nil, &SyntaxError{0, "byte order mark"}
-	}
-	d := &decoder{data: data, profile: p}
-	d.space()
-	v, err := d.value(0)
+	d := newBytesDecoder(data, p)
+	v, err := d.Value()
 	if err != nil {
 		return nil, err
 	}
-	d.space()
-	if d.pos != len(d.data) {
-		return nil, d.errf("data after the JSON value")
+	if err := d.End(); err != nil {
+		return nil, err
 	}
 	return v, nil
 }
 
-type decoder struct {
-	data    []byte
-	pos     int
-	profile Profile
+// Encode writes the canonical form of v, a Value as Parse returns it, to
+// w: what Canonicalize would give for its JSON text, without the text. A
+// value of another type is refused (ErrNotValue), part of the form
+// written.
+func Encode(w io.Writer, v Value) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := write(bw, v); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
-func (d *decoder) errf(format string, args ...any) error {
-	return &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf(format, args...)}
+// textWriter is what write writes to: a bytes.Buffer or a bufio.Writer.
+type textWriter interface {
+	io.ByteWriter
+	io.StringWriter
 }
 
-func (d *decoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (d *decoder) value(depth int) (Value, error) {
-	if d.pos >= len(d.data) {
-		return nil, d.errf("unexpected end of input")
-	}
-	switch c := d.data[d.pos]; {
-	case c == '{':
-		return d.object(depth + 1)
-	case c == '[':
-		return d.array(depth + 1)
-	case c == '"':
-		return d.str()
-	case c == '-' || (c >= '0' && c <= '9'):
-		return d.number()
-	case d.literal("true"):
-		return true, nil
-	case d.literal("false"):
-		return false, nil
-	case d.literal("null"):
-		return nil, nil
-	default:
-		return nil, d.errf("unexpected character %q", c)
-	}
-}
-
-func (d *decoder) literal(word string) bool {
-	if bytes.HasPrefix(d.data[d.pos:], []byte(word)) {
-		d.pos += len(word)
-		return true
-	}
-	return false
-}
-
-func (d *decoder) object(depth int) (Value, error) {
-	if depth > MaxDepth {
-		return nil, d.errf("nested deeper than %d", MaxDepth)
-	}
-	d.pos++ // {
-	obj := map[string]Value{}
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		return obj, nil
-	}
-	for {
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, d.errf("object member name expected")
-		}
-		at := d.pos
-		key, err := d.str()
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := obj[key]; dup {
-			return nil, &SyntaxError{Offset: at, Msg: fmt.Sprintf("duplicate member name %q", key)}
-		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, d.errf("':' expected")
-		}
-		d.pos++
-		d.space()
-		v, err := d.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		obj[key] = v
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.errf("unexpected end of input in an object")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return obj, nil
-		default:
-			return nil, d.errf("',' or '}' expected")
-		}
-	}
-}
-
-func (d *decoder) array(depth int) (Value, error) {
-	if depth > MaxDepth {
-		return nil, d.errf("nested deeper than %d", MaxDepth)
-	}
-	d.pos++ // [
-	arr := []Value{}
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return arr, nil
-	}
-	for {
-		d.space()
-		v, err := d.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		arr = append(arr, v)
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.errf("unexpected end of input in an array")
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return arr, nil
-		default:
-			return nil, d.errf("',' or ']' expected")
-		}
-	}
-}
-
-func (d *decoder) str() (string, error) {
-	d.pos++ // opening quote
-	var b []byte
-	for {
-		if d.pos >= len(d.data) {
-			return "", d.errf("unterminated string")
-		}
-		c := d.data[d.pos]
-		switch {
-		case c == '"':
-			d.pos++
-			return string(b), nil
-		case c < 0x20:
-			return "", d.errf("control character %#02x in a string", c)
-		case c == '\\':
-			r, err := d.escape()
-			if err != nil {
-				return "", err
-			}
-			b = utf8.AppendRune(b, r)
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			d.pos++
-		default:
-			r, n := utf8.DecodeRune(d.data[d.pos:])
-			if r == utf8.RuneError && n <= 1 {
-				return "", d.errf("invalid UTF-8")
-			}
-			b = append(b, d.data[d.pos:d.pos+n]...)
-			d.pos += n
-		}
-	}
-}
-
-// simpleEscapes are the one-character escapes of RFC 8259 §7.
-var simpleEscapes = map[byte]rune{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// escape reads one escape sequence at d.pos (the backslash); a surrogate
-// must come as a high-low pair.
-func (d *decoder) escape() (rune, error) {
-	if d.pos+1 >= len(d.data) {
-		return 0, d.errf("unterminated escape")
-	}
-	c := d.data[d.pos+1]
-	if r, ok := simpleEscapes[c]; ok {
-		d.pos += 2
-		return r, nil
-	}
-	if c != 'u' {
-		return 0, d.errf("invalid escape \\%c", c)
-	}
-	r, err := d.hex4()
-	if err != nil {
-		return 0, err
-	}
-	switch {
-	case utf16.IsSurrogate(r) && r < 0xdc00:
-		if !bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
-			return 0, d.errf("lone high surrogate %U", r)
-		}
-		lo, err := d.hex4()
-		if err != nil {
-			return 0, err
-		}
-		if lo < 0xdc00 || lo > 0xdfff {
-			return 0, d.errf("high surrogate %U followed by %U", r, lo)
-		}
-		return utf16.DecodeRune(r, lo), nil
-	case utf16.IsSurrogate(r):
-		return 0, d.errf("lone low surrogate %U", r)
-	}
-	return r, nil
-}
-
-// hex4 reads \uXXXX at d.pos.
-func (d *decoder) hex4() (rune, error) {
-	if d.pos+6 > len(d.data) {
-		return 0, d.errf("truncated \\u escape")
-	}
-	n, err := strconv.ParseUint(string(d.data[d.pos+2:d.pos+6]), 16, 16)
-	if err != nil {
-		return 0, d.errf("invalid \\u escape %q", d.data[d.pos:d.pos+6])
-	}
-	d.pos += 6
-	return rune(n), nil
-}
-
-func (d *decoder) number() (Value, error) {
-	start := d.pos
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
-	if d.data[d.pos] == '-' {
-		d.pos++
-	}
-	intStart := d.pos
-	if digits() == 0 {
-		return nil, d.errf("digit expected")
-	}
-	if d.data[intStart] == '0' && d.pos-intStart > 1 {
-		return nil, &SyntaxError{intStart, "leading zero"}
-	}
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
-		d.pos++
-		if digits() == 0 {
-			return nil, d.errf("digit expected after '.'")
-		}
-	}
-	mantissaEnd := d.pos
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			return nil, d.errf("digit expected in the exponent")
-		}
-	}
-	lit := string(d.data[start:d.pos])
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return nil, &SyntaxError{start, fmt.Sprintf("number %s is outside binary64", lit)}
-	}
-	if d.profile == KIPSafe {
-		if f == 0 && bytes.ContainsAny(d.data[intStart:mantissaEnd], "123456789") {
-			return nil, &SyntaxError{start, fmt.Sprintf("number %s underflows to zero", lit)}
-		}
-		if f == math.Trunc(f) && math.Abs(f) > MaxSafeInteger {
-			return nil, &SyntaxError{start, fmt.Sprintf("integer %s is outside ±(2^53−1)", lit)}
-		}
-	}
-	return f, nil
-}
-
-func write(buf *bytes.Buffer, v Value) {
+func write(buf textWriter, v Value) error {
 	switch v := v.(type) {
 	case nil:
 		buf.WriteString("null")
 	case bool:
 		buf.WriteString(strconv.FormatBool(v))
 	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %v is not a JSON number", ErrNotValue, v)
+		}
 		buf.WriteString(FormatNumber(v))
 	case string:
 		writeString(buf, v)
@@ -382,7 +130,9 @@ func write(buf *bytes.Buffer, v Value) {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			write(buf, e)
+			if err := write(buf, e); err != nil {
+				return err
+			}
 		}
 		buf.WriteByte(']')
 	case map[string]Value:
@@ -398,20 +148,56 @@ func write(buf *bytes.Buffer, v Value) {
 			}
 			writeString(buf, k)
 			buf.WriteByte(':')
-			write(buf, v[k])
+			if err := write(buf, v[k]); err != nil {
+				return err
+			}
 		}
 		buf.WriteByte('}')
+	default:
+		return fmt.Errorf("%w: a %T", ErrNotValue, v)
 	}
+	return nil
 }
 
 // CompareUTF16 orders two strings by their UTF-16 code units, as RFC 8785
-// §3.2.3 sorts member names.
+// §3.2.3 sorts member names. That is their code points' order but where
+// a character beyond U+FFFF (a surrogate pair, 0xD800…) meets one of
+// U+E000–U+FFFF, so the first characters that differ decide.
 func CompareUTF16(a, b string) int {
-	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	return slices.Compare(ua, ub)
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case i == len(a) && i == len(b):
+		return 0
+	case i == len(a):
+		return -1
+	case i == len(b):
+		return 1
+	}
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i-- // back to the start of the character that differs
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	ua, ub := utf16Unit(ra), utf16Unit(rb)
+	if ua != ub {
+		return cmp.Compare(ua, ub)
+	}
+	return cmp.Compare(ra, rb)
 }
 
-func writeString(buf *bytes.Buffer, s string) {
+// utf16Unit is the first UTF-16 code unit of r.
+func utf16Unit(r rune) rune {
+	if r >= 0x10000 {
+		r1, _ := utf16.EncodeRune(r)
+		return r1
+	}
+	return r
+}
+
+func writeString(buf textWriter, s string) {
 	const hex = "0123456789abcdef"
 	buf.WriteByte('"')
 	for i := 0; i < len(s); i++ {
