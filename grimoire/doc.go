@@ -42,5 +42,10 @@
 // # Writing
 //
 // A [Writer] writes an export deterministically: the same records give the
-// same bytes, embeddings as exact base64 float32.
+// same bytes, embeddings as exact base64 float32. One of
+// [NewCheckedWriter] writes only what a strict [Reader] takes: each line
+// is held to the reader's rules as it is written, and a record that
+// breaks one is refused with the reader's words, so that a command that
+// turns other data into an export (bardo import) can never write one that
+// verify refuses.
 package grimoire

@@ -11,6 +11,10 @@ import (
 // corrupt compressed stream.
 var ErrMalformed = errors.New("malformed export")
 
+// ErrDuplicate is wrapped by the error of a record whose id (or name)
+// an earlier record of its type has: "duplicate id, first on line 3".
+var ErrDuplicate = errors.New("duplicate")
+
 // FieldError is one rule an export's record breaks.
 type FieldError struct {
 	File  string // the export's name

@@ -129,7 +129,7 @@ func (r *Reader) parse(k *recordKind, line []byte, members []member) any {
 	if k.unique != "" {
 		key = r.uniqueHash(k.name, uniqueKey(rec))
 		if first, dup := r.seen[key]; dup {
-			r.failField(k, members, k.unique, fmt.Errorf("duplicate %s, first on line %d", k.unique, first))
+			r.failField(k, members, k.unique, fmt.Errorf("%w %s, first on line %d", ErrDuplicate, k.unique, first))
 		}
 	}
 	if r.total > before {

@@ -106,6 +106,42 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	return rd, nil
 }
 
+// newLineChecker returns a Reader of no input: checkLine holds each line
+// handed to it to the rules a strict Reader holds the lines it reads to.
+func newLineChecker(name string) *Reader {
+	return &Reader{
+		opts:   ReadOptions{Name: name, Strict: true, MaxErrors: DefaultMaxErrors},
+		seen:   make(map[[16]byte]int),
+		hash:   fnv.New128a(),
+		warned: make(map[string]bool),
+	}
+}
+
+// checkLine checks line, without its newline, as the next line of an
+// export (the first is the header): a *ValidationError of its errors, or
+// nil when a Reader would take it.
+func (r *Reader) checkLine(line []byte) error {
+	r.errs, r.total = r.errs[:0], 0
+	r.line++
+	if len(line) > MaxLineBytes {
+		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: errLineTooLong})
+		return r.validationError()
+	}
+	if r.header != nil {
+		r.record(line)
+	} else if typ, members, ok := r.recordType(line); ok && typ != TypeHeader {
+		r.fail(&FieldError{File: r.opts.Name, Line: r.line, Err: errors.New("header must be the first record")})
+	} else if ok {
+		if h := r.parse(headerKind, line, members); h != nil {
+			r.header = h.(*Header)
+		}
+	}
+	if r.total > 0 {
+		return r.validationError()
+	}
+	return nil
+}
+
 // Header returns the export's header, validated, times in UTC.
 func (r *Reader) Header() *Header { return r.header }
 

@@ -2,6 +2,7 @@ package grimoire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,13 +11,17 @@ import (
 
 // Writer writes an export: the header, then records, one JSON object a
 // line. The bytes depend only on the records: fields in the model's
-// order, no HTML escaping, embeddings as exact base64 float32. It does not
-// validate; a Reader does. Call Flush at the end.
+// order, no HTML escaping, embeddings as exact base64 float32. A Writer
+// of NewWriter does not validate (a Reader does); one of
+// NewCheckedWriter does. Call Flush at the end.
 type Writer struct {
 	bw     *bufio.Writer
 	enc    *json.Encoder
 	header bool
 	err    error // sticky
+
+	check *Reader       // NewCheckedWriter: the rules each line is held to
+	line  *bytes.Buffer // the line being checked
 }
 
 // NewWriter returns a Writer to w.
@@ -25,6 +30,23 @@ func NewWriter(w io.Writer) *Writer {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	return &Writer{bw: bw, enc: enc}
+}
+
+// NewCheckedWriter returns a Writer to w that holds every line it writes
+// to the rules a strict Reader reads it by — each record type's, the id
+// rule, one record per id, the longest line — so that what it writes is
+// an export every command takes. A header or record that breaks one is
+// not written: WriteHeader or Write returns a *ValidationError naming
+// name and the line it would have taken (errors.Is ErrDuplicate for an
+// id written before), and the Writer goes on. It holds, as a Reader
+// does, a 128-bit hash and a line number per id written.
+func NewCheckedWriter(w io.Writer, name string) *Writer {
+	cw := NewWriter(w)
+	cw.check = newLineChecker(name)
+	cw.line = new(bytes.Buffer)
+	cw.enc = json.NewEncoder(cw.line)
+	cw.enc.SetEscapeHTML(false)
+	return cw
 }
 
 // WriteHeader writes the header, with its type and format set. It must
@@ -36,10 +58,13 @@ func (w *Writer) WriteHeader(h *Header) error {
 	if w.header {
 		return errors.New("grimoire: header written twice")
 	}
-	w.header = true
 	c := *h
 	c.Type, c.Format = TypeHeader, Format
-	return w.encode(&c)
+	if err := w.encode(&c); err != nil {
+		return err
+	}
+	w.header = true
+	return nil
 }
 
 // Write writes one record, its "type" set from RecordType.
@@ -83,7 +108,23 @@ func (w *Writer) Write(rec Record) error {
 }
 
 func (w *Writer) encode(v any) error {
+	if w.check == nil {
+		if err := w.enc.Encode(v); err != nil {
+			w.err = err
+		}
+		return w.err
+	}
+	w.line.Reset()
 	if err := w.enc.Encode(v); err != nil {
+		w.err = err
+		return err
+	}
+	line := w.line.Bytes()
+	if err := w.check.checkLine(line[:len(line)-1]); err != nil {
+		w.check.line-- // not written: the next record takes its line
+		return err
+	}
+	if _, err := w.bw.Write(line); err != nil {
 		w.err = err
 	}
 	return w.err

@@ -2,8 +2,10 @@ package grimoire_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -88,5 +90,61 @@ func TestWriterErrors(t *testing.T) {
 	}
 	if err := w.Write(oddRecord{}); err == nil || !strings.Contains(err.Error(), "grimoire_test.oddRecord") {
 		t.Errorf("unknown record type: %v", err)
+	}
+}
+
+// A checked Writer writes only lines a strict Reader takes: a record that
+// breaks a rule is refused with the reader's words and the line it would
+// have taken, and the Writer goes on.
+func TestCheckedWriter(t *testing.T) {
+	at := time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
+	entry := func(id, content string, conf float64) *grimoire.Entry {
+		return &grimoire.Entry{ID: id, Category: "insight", Content: content, Confidence: conf, QualityScore: 0.5,
+			DecayClass: "structural", LastAccessedAt: at}
+	}
+	var buf bytes.Buffer
+	w := grimoire.NewCheckedWriter(&buf, "out.jsonl")
+	if err := w.WriteHeader(&grimoire.Header{GolemID: "a\nb", ExportedAt: at}); err == nil ||
+		!strings.Contains(err.Error(), `out.jsonl:1: header: golem_id "a\nb" holds U+000A`) {
+		t.Errorf("a header with a newline in its golem id: %v", err)
+	}
+	if err := w.Write(entry("e1", "x", 0.5)); err == nil || !strings.Contains(err.Error(), "before the header") {
+		t.Errorf("a record after a refused header: %v", err)
+	}
+	if err := w.WriteHeader(&grimoire.Header{GolemID: "g", ExportedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rec  grimoire.Record
+		want string // "" when written
+		dup  bool
+	}{
+		{entry("e1", "fine", 0.5), "", false},
+		{entry("e2", "too sure", 1.5), `out.jsonl:3: entry "e2": confidence 1.5 is outside [0,1]`, false},
+		{entry(strings.Repeat("x", 257), "long id", 0.5), "is 257 bytes, more than the 256-byte limit", false},
+		{entry(" e3", "edge space", 0.5), "starts or ends with a space", false},
+		{entry("e\u202e4", "bidi", 0.5), "U+202E", false},
+		{entry("e1", "again", 0.5), `out.jsonl:3: entry "e1": duplicate id, first on line 2`, true},
+		{&grimoire.Episode{ID: "p1", Tick: -5, At: at}, "tick -5 is negative", false},
+		{&grimoire.Episode{ID: "p1", Tick: 1, At: at}, "", false},
+	} {
+		err := w.Write(tc.rec)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.rec, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: %v, want %q", tc.rec, err, tc.want)
+		case tc.want != "" && errors.Is(err, grimoire.ErrDuplicate) != tc.dup:
+			t.Errorf("%v: errors.Is ErrDuplicate %v, want %v", err, !tc.dup, tc.dup)
+		case tc.want != "" && !errors.Is(err, grimoire.ErrMalformed):
+			t.Errorf("%v is not ErrMalformed", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, bytes.NewReader(buf.Bytes()), grimoire.ReadOptions{Strict: true})
+	if got.Err != nil || len(got.Records) != 2 {
+		t.Errorf("the strict reader: %d records, %v; want 2\n%s", len(got.Records), got.Err, buf.Bytes())
 	}
 }
