@@ -2,13 +2,13 @@ package foreign
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"io"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/jcs"
 )
 
 // Kinds of foreign file.
@@ -21,12 +21,21 @@ const (
 // formats it reads.
 const LettaFormat = "letta-agent-file"
 
-// MaxFileBytes bounds the file an import reads.
-const MaxFileBytes = 256 << 20
+// MaxFileBytes bounds the file an import reads: a larger one is refused
+// before it is read (ErrTooLarge).
+const MaxFileBytes = 1 << 30
+
+// MaxHeldBytes bounds what an import holds while it reads a file (see the
+// package doc, "Bounds"): a file that needs more is refused (ErrTooLarge).
+const MaxHeldBytes = 256 << 20
 
 // ErrMalformed is wrapped by every error about a file that is not the kind
 // it claims or was detected to be.
 var ErrMalformed = errors.New("malformed foreign file")
+
+// ErrTooLarge is wrapped by the error of a file past MaxFileBytes, or
+// that would take more than MaxHeldBytes to import.
+var ErrTooLarge = errors.New("too large to import")
 
 // ErrUnknownKind is returned when Detect recognizes neither kind.
 var ErrUnknownKind = errors.New("neither a KIP capsule nor a Letta agent file")
@@ -61,18 +70,17 @@ type Options struct {
 	Trusted bool      // keep the statuses the file gives; else every entry arrives quarantined
 	Agent   string    // Letta: the agent to import, by name or id
 	Now     time.Time // exported_at when the file names no time; zero: refuse such a file
-	GolemID string    // the golem_id of the export; "": from the file
+	GolemID string    // the golem_id of the export; "": from the file (it must pass grimoire.CheckID)
 }
 
-// Result is an import: an export's header and records, and the report.
+// Result is an import: the header of the export written, and the report.
 type Result struct {
-	Header  grimoire.Header
-	Records []grimoire.Record // entries, then edges, documents, episodes; each group in a stable order
-	Report  Report
-	ids     map[string]bool // type and id of every record added
+	Header grimoire.Header
+	Report Report
 }
 
-// Report says what an import wrote and what it left out.
+// Report says what an import wrote, what it left out and what it changed
+// to write it.
 type Report struct {
 	Kind        string
 	Agent       string   // Letta: the agent imported
@@ -80,87 +88,225 @@ type Report struct {
 	Quarantined bool
 	Read        map[string]int // what the file held, by kind
 	Written     map[string]int // export records, by type
-	LeftOut     []LeftOut
+	LeftOut     []Tally        // what of the file has no place in the export
+	Changed     []Tally        // what was trimmed or replaced so that bardo takes it (see the package doc, "Fit")
 }
 
-// LeftOut is something of the file that has no place in the export.
+// Tally counts one kind of thing an import left out or changed, and says
+// why.
 //
-// cmd/bardo prints it as is, in the left_out list of bardo.import/v1: its json
-// tags are keys of that document (JSON.md).
-type LeftOut struct {
+// cmd/bardo prints it as is, in the left_out and changed lists of
+// bardo.import/v1: its json tags are keys of that document (JSON.md).
+type Tally struct {
 	What   string `json:"what"`
 	Count  int    `json:"count"`
 	Reason string `json:"reason"`
 }
 
 func newReport(kind string, trusted bool) Report {
-	return Report{Kind: kind, Quarantined: !trusted, Read: map[string]int{}, Written: map[string]int{}, LeftOut: []LeftOut{}}
+	return Report{Kind: kind, Quarantined: !trusted, Read: map[string]int{}, Written: map[string]int{},
+		LeftOut: []Tally{}, Changed: []Tally{}}
 }
 
-func (r *Report) leave(what string, n int, reason string) {
+func tally(list *[]Tally, what string, n int, reason string) {
 	if n <= 0 {
 		return
 	}
-	for i := range r.LeftOut {
-		if r.LeftOut[i].What == what {
-			r.LeftOut[i].Count += n
+	for i := range *list {
+		if (*list)[i].What == what {
+			(*list)[i].Count += n
 			return
 		}
 	}
-	r.LeftOut = append(r.LeftOut, LeftOut{What: what, Count: n, Reason: reason})
+	*list = append(*list, Tally{What: what, Count: n, Reason: reason})
 }
 
-// Detect says which kind of foreign file data is, by its content.
-func Detect(data []byte) (string, error) {
-	v, err := decode(data)
-	if err != nil {
+func (r *Report) leave(what string, n int, reason string)  { tally(&r.LeftOut, what, n, reason) }
+func (r *Report) change(what string, n int, reason string) { tally(&r.Changed, what, n, reason) }
+
+// Detect says which kind of foreign file src (of size bytes) is, by its
+// content: a JSON object whose format is KIP-Cognitive-Capsule, or one
+// with an agents array (also wrapped in a JSON string). It reads no more
+// of the file than it needs to tell.
+func Detect(src io.ReaderAt, size int64) (string, error) {
+	kind := ""
+	errFound := errors.New("found")
+	err := walkDocument(src, size, jcs.RFC8785, &jcs.Budget{Limit: MaxHeldBytes}, func(d *jcs.Decoder) error {
+		if k, err := d.Peek(); err != nil || k != jcs.Object {
+			if err == nil {
+				err = d.Skip()
+			}
+			return err
+		}
+		return d.Object(func(key string) error {
+			switch key {
+			case "format":
+				if s, _, err := optText(d, 64); err != nil || s != "KIP-Cognitive-Capsule" {
+					return err
+				}
+				kind = KindKIP
+				return errFound
+			case "agents":
+				if k, err := d.Peek(); err != nil || k != jcs.Array {
+					return err
+				}
+				kind = KindLetta
+				return errFound
+			}
+			return nil
+		})
+	})
+	switch {
+	case kind != "":
+		return kind, nil
+	case err != nil:
 		return "", err
-	}
-	if m, ok := v.(map[string]any); ok {
-		if m["format"] == "KIP-Cognitive-Capsule" {
-			return KindKIP, nil
-		}
-		if _, ok := m["agents"].([]any); ok {
-			return KindLetta, nil
-		}
 	}
 	return "", ErrUnknownKind
 }
 
-// Import converts data of the given kind ("" detects it).
-func Import(data []byte, kind string, o Options) (*Result, error) {
+// Import converts src, a foreign file of size bytes of the given kind (""
+// detects it), and writes its export to w: every line as the strict
+// export reader takes it (grimoire.NewCheckedWriter), the file's values
+// fitted to what bardo takes first (see the package doc, "Fit"). A file
+// larger than MaxFileBytes is refused before it is read.
+func Import(src io.ReaderAt, size int64, w io.Writer, kind string, o Options) (*Result, error) {
+	if size > MaxFileBytes {
+		return nil, fmt.Errorf("%w: %d bytes, more than the %d MiB an import may read", ErrTooLarge, size, MaxFileBytes>>20)
+	}
+	if o.GolemID != "" {
+		if err := grimoire.CheckID(o.GolemID); err != nil {
+			return nil, fmt.Errorf("the golem id %q %v", o.GolemID, err)
+		}
+	}
 	if kind == "" {
 		var err error
-		if kind, err = Detect(data); err != nil {
+		if kind, err = Detect(src, size); err != nil {
 			return nil, err
 		}
 	}
 	switch kind {
 	case KindKIP:
-		return FromKIP(data, o)
+		return FromKIP(src, size, w, o)
 	case KindLetta:
-		return FromLetta(data, o)
+		return FromLetta(src, size, w, o)
 	}
 	return nil, fmt.Errorf("unknown kind %q: kip or letta", kind)
 }
 
-// decode parses a JSON document into generic values, numbers as float64.
-// A document that is a JSON string holding a document is parsed once more.
-func decode(data []byte) (any, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%w: not JSON: %v", ErrMalformed, err)
+// walkDocument reads the JSON document src holds, under profile p,
+// calling walk with a Decoder at its start: a document that is a JSON
+// string holding a document is read through it (a Letta file in the
+// wild). Every byte is checked, whatever walk reads: no trailing data.
+func walkDocument(src io.ReaderAt, size int64, p jcs.Profile, b *jcs.Budget, walk func(*jcs.Decoder) error) error {
+	d := jcs.NewDecoder(io.NewSectionReader(src, 0, size), p)
+	d.Budget = b
+	k, err := d.Peek()
+	if err != nil {
+		return decodeError(err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: data after the JSON document", ErrMalformed)
+	inner := d
+	if k == jcs.String {
+		r, err := d.StringReader()
+		if err != nil {
+			return decodeError(err)
+		}
+		inner = jcs.NewDecoder(r, p)
+		inner.Budget = b
 	}
-	if s, ok := v.(string); ok {
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			return nil, fmt.Errorf("%w: a JSON string that does not hold a JSON document: %v", ErrMalformed, err)
+	if err := walk(inner); err != nil {
+		return decodeError(err)
+	}
+	if err := inner.End(); err != nil {
+		if inner != d {
+			return decodeError(fmt.Errorf("a JSON string that does not hold one JSON document: %w", err))
+		}
+		return decodeError(err)
+	}
+	if inner != d {
+		if err := d.End(); err != nil {
+			return decodeError(err)
 		}
 	}
-	return v, nil
+	return nil
+}
+
+// decodeError classifies an error of reading a foreign file: its JSON is
+// broken (ErrMalformed), it needs more than MaxHeldBytes (ErrTooLarge),
+// or it could not be read (as it is).
+func decodeError(err error) error {
+	var te *jcs.TypeError
+	switch {
+	case errors.Is(err, ErrMalformed), errors.Is(err, ErrTooLarge), errors.Is(err, ErrUnknownKind):
+		return err
+	case errors.As(err, new(*AgentError)):
+		return err
+	case errors.Is(err, jcs.ErrBudget):
+		return fmt.Errorf("%w: it needs more than the %d MiB of memory an import may hold", ErrTooLarge, MaxHeldBytes>>20)
+	case errors.Is(err, jcs.ErrInvalid), errors.As(err, &te):
+		return fmt.Errorf("%w: not strict JSON: %v", ErrMalformed, err)
+	}
+	return err
+}
+
+// optText reads a string of at most max bytes, or skips a value of
+// another kind and gives "".
+func optText(d *jcs.Decoder, max int) (string, bool, error) {
+	k, err := d.Peek()
+	if err != nil || k != jcs.String {
+		return "", false, err
+	}
+	return d.Text(max)
+}
+
+// word reads a string that names or dates something (an id, a label, a
+// time): at most grimoire's id limit is kept whole up to
+// bundle.MaxStringBytes; a longer one is refused, a value of another kind
+// gives "".
+func word(d *jcs.Decoder, path string) (string, error) {
+	at := d.Offset()
+	s, cut, err := optText(d, maxWordBytes)
+	if err == nil && cut {
+		err = fmt.Errorf("%w: %s at offset %d is longer than %d bytes", ErrMalformed, path, at, maxWordBytes)
+	}
+	return s, err
+}
+
+// optNumber reads a number, or skips a value of another kind (ok false).
+func optNumber(d *jcs.Decoder) (float64, bool, error) {
+	k, err := d.Peek()
+	if err != nil || k != jcs.Number {
+		return 0, false, err
+	}
+	f, err := d.Number()
+	return f, err == nil, err
+}
+
+// isTrue reads a value and reports whether it is true.
+func isTrue(d *jcs.Decoder) (bool, error) {
+	k, err := d.Peek()
+	if err != nil || k != jcs.Bool {
+		return false, err
+	}
+	return d.Bool()
+}
+
+// members walks an object's members, or skips a value of another kind.
+func members(d *jcs.Decoder, f func(key string) error) error {
+	k, err := d.Peek()
+	if err != nil || k != jcs.Object {
+		return err
+	}
+	return d.Object(f)
+}
+
+// elements walks an array's elements, or skips a value of another kind.
+func elements(d *jcs.Decoder, f func(i int) error) error {
+	k, err := d.Peek()
+	if err != nil || k != jcs.Array {
+		return err
+	}
+	return d.Array(f)
 }
 
 // status is an imported entry's status: quarantined unless trusted.
@@ -173,72 +319,6 @@ func status(o Options, given string) string {
 		return given
 	}
 	return grimoire.StatusActive
-}
-
-func (r *Result) add(rec grimoire.Record) {
-	// Ids are unique per record type in an export: a second entry or
-	// episode with an id already written is left out, not written twice.
-	var id string
-	switch v := rec.(type) {
-	case *grimoire.Entry:
-		id = "entry\x00" + v.ID
-	case *grimoire.Episode:
-		id = "episode\x00" + v.ID
-	case *grimoire.Document:
-		id = "document\x00" + v.Name
-	}
-	if id != "" {
-		if r.ids == nil {
-			r.ids = map[string]bool{}
-		}
-		if r.ids[id] {
-			r.Report.leave(rec.RecordType()+"s with an id already imported", 1, "ids are unique per record type in an export")
-			return
-		}
-		r.ids[id] = true
-	}
-	r.Records = append(r.Records, rec)
-	r.Report.Written[rec.RecordType()]++
-}
-
-// sortRecords orders records by type (entries, causal edges, documents,
-// episodes), then by id or name, so the export does not depend on file
-// order where the file's order carries no meaning.
-func (r *Result) sortRecords() {
-	rank := map[string]int{grimoire.TypeEntry: 0, grimoire.TypeCausalEdge: 1, grimoire.TypeDocument: 2, grimoire.TypeEpisode: 3}
-	key := func(rec grimoire.Record) string {
-		switch v := rec.(type) {
-		case *grimoire.Entry:
-			return v.ID
-		case *grimoire.CausalEdge:
-			return v.SourceID + "\x00" + v.TargetID
-		case *grimoire.Document:
-			return v.Name
-		}
-		return ""
-	}
-	sort.SliceStable(r.Records, func(i, j int) bool {
-		a, b := r.Records[i], r.Records[j]
-		if ra, rb := rank[a.RecordType()], rank[b.RecordType()]; ra != rb {
-			return ra < rb
-		}
-		if a.RecordType() == grimoire.TypeEpisode {
-			return false // episodes keep the file's order: it is their time order
-		}
-		return key(a) < key(b)
-	})
-}
-
-// str, num, obj and arr read generic JSON values.
-func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-func obj(m map[string]any, k string) map[string]any {
-	o, _ := m[k].(map[string]any)
-	return o
-}
-func arr(m map[string]any, k string) []any { a, _ := m[k].([]any); return a }
-func num(m map[string]any, k string) (float64, bool) {
-	f, ok := m[k].(float64)
-	return f, ok
 }
 
 func parseTime(s string) (time.Time, bool) {

@@ -12,26 +12,45 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// exportOf writes r as an export and reads it back with the strict
-// reader: what verify and bundle would see.
-func exportOf(t *testing.T, r *Result) ([]byte, []grimoire.Record) {
-	t.Helper()
+// imported is an import's result and the export it wrote.
+type imported struct {
+	*Result
+	export []byte
+}
+
+type importer func(io.ReaderAt, int64, io.Writer, Options) (*Result, error)
+
+func importWith(f importer, data []byte, o Options) (*imported, error) {
 	var buf bytes.Buffer
-	w := grimoire.NewWriter(&buf)
-	if err := w.WriteHeader(&r.Header); err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range r.Records {
-		if err := w.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	rd, err := grimoire.NewReader(bytes.NewReader(buf.Bytes()), grimoire.ReadOptions{Name: "import.jsonl", Strict: true})
+	r, err := f(bytes.NewReader(data), int64(len(data)), &buf, o)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
+	}
+	return &imported{Result: r, export: buf.Bytes()}, nil
+}
+
+func fromLetta(data []byte, o Options) (*imported, error) { return importWith(FromLetta, data, o) }
+func fromKIP(data []byte, o Options) (*imported, error)   { return importWith(FromKIP, data, o) }
+func importData(data []byte, kind string, o Options) (*imported, error) {
+	return importWith(func(src io.ReaderAt, size int64, w io.Writer, o Options) (*Result, error) {
+		return Import(src, size, w, kind, o)
+	}, data, o)
+}
+
+func detect(data []byte) (string, error) { return Detect(bytes.NewReader(data), int64(len(data))) }
+
+// exportOf reads the export r wrote back with the strict reader: what
+// verify and bundle would see.
+func exportOf(t *testing.T, r *imported) ([]byte, []grimoire.Record) {
+	t.Helper()
+	return r.export, readBack(t, r.export)
+}
+
+func readBack(t testing.TB, export []byte) []grimoire.Record {
+	t.Helper()
+	rd, err := grimoire.NewReader(bytes.NewReader(export), grimoire.ReadOptions{Name: "import.jsonl", Strict: true})
+	if err != nil {
+		t.Fatalf("the export does not read back: %v\n%s", err, export)
 	}
 	var recs []grimoire.Record
 	for {
@@ -40,11 +59,11 @@ func exportOf(t *testing.T, r *Result) ([]byte, []grimoire.Record) {
 			break
 		}
 		if err != nil {
-			t.Fatalf("the export does not read back: %v\n%s", err, buf.Bytes())
+			t.Fatalf("the export does not read back: %v\n%s", err, export)
 		}
 		recs = append(recs, rec)
 	}
-	return buf.Bytes(), recs
+	return recs
 }
 
 func readFile(t *testing.T, name string) []byte {
@@ -68,11 +87,11 @@ func entries(recs []grimoire.Record) map[string]*grimoire.Entry {
 
 func TestLettaTwoAgents(t *testing.T) {
 	data := readFile(t, "two_agents.af")
-	if k, err := Detect(data); err != nil || k != KindLetta {
+	if k, err := detect(data); err != nil || k != KindLetta {
 		t.Fatalf("Detect = %q, %v", k, err)
 	}
 	// No --agent: the one agent that is not a sleep-time agent.
-	r, err := FromLetta(data, Options{})
+	r, err := fromLetta(data, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +197,7 @@ func TestLettaAgentChoice(t *testing.T) {
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
-			res, err := FromLetta(data, Options{Agent: r.agent, Trusted: true})
+			res, err := fromLetta(data, Options{Agent: r.agent, Trusted: true})
 			if r.err {
 				var ae *AgentError
 				if !errors.As(err, &ae) || len(ae.Agents) != 2 {
@@ -203,7 +222,7 @@ func TestLettaAgentChoice(t *testing.T) {
 	// Two primary agents and no --agent: the user must choose.
 	two := strings.Replace(string(data), `"agent_type": "sleeptime_agent"`, `"agent_type": "letta_v1_agent"`, 1)
 	var ae *AgentError
-	if _, err := FromLetta([]byte(two), Options{}); !errors.As(err, &ae) || ae.Asked != "" {
+	if _, err := fromLetta([]byte(two), Options{}); !errors.As(err, &ae) || ae.Asked != "" {
 		t.Errorf("err %v, want an AgentError asking for --agent", err)
 	}
 }
@@ -212,10 +231,10 @@ func TestLettaOldAndWrapped(t *testing.T) {
 	for _, name := range []string{"old.af", "wrapped.af"} {
 		t.Run(name, func(t *testing.T) {
 			data := readFile(t, name)
-			if k, err := Detect(data); err != nil || k != KindLetta {
+			if k, err := detect(data); err != nil || k != KindLetta {
 				t.Fatalf("Detect = %q, %v", k, err)
 			}
-			r, err := FromLetta(data, Options{})
+			r, err := fromLetta(data, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,10 +258,10 @@ func TestLettaOldAndWrapped(t *testing.T) {
 
 func TestLettaNoTime(t *testing.T) {
 	doc := `{"agents":[{"name":"x","id":"a","block_ids":["b"]}],"blocks":[{"id":"b","label":"human","value":"v"}]}`
-	if _, err := FromLetta([]byte(doc), Options{}); !errors.Is(err, ErrMalformed) {
+	if _, err := fromLetta([]byte(doc), Options{}); !errors.Is(err, ErrMalformed) {
 		t.Errorf("err %v, want ErrMalformed asking for --now", err)
 	}
-	r, err := FromLetta([]byte(doc), Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	r, err := fromLetta([]byte(doc), Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,11 +270,11 @@ func TestLettaNoTime(t *testing.T) {
 
 func TestDetectUnknown(t *testing.T) {
 	for _, s := range []string{`{}`, `[1,2]`, `"{\"x\":1}"`} {
-		if _, err := Detect([]byte(s)); !errors.Is(err, ErrUnknownKind) {
-			t.Errorf("Detect(%s) = %v", s, err)
+		if _, err := detect([]byte(s)); !errors.Is(err, ErrUnknownKind) {
+			t.Errorf("detect(%s) = %v", s, err)
 		}
 	}
-	if _, err := Detect([]byte(`{`)); !errors.Is(err, ErrMalformed) {
+	if _, err := detect([]byte(`{`)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("Detect of broken JSON: %v", err)
 	}
 }

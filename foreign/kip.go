@@ -2,7 +2,10 @@ package foreign
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,13 +24,27 @@ const (
 	kipDefaultQuality    = 0.5
 )
 
-// FromKIP converts a KIP Cognitive Capsule. Its digest is checked before
-// anything else is read (capsule.ErrDigestMismatch), then the schema's
-// rules (errors wrapping capsule.ErrMalformed).
-func FromKIP(data []byte, o Options) (*Result, error) {
-	v, err := jcs.Parse(data, jcs.KIPSafe)
+// FromKIP converts a KIP Cognitive Capsule, src of size bytes, and
+// writes its export to w. The capsule is read whole, within MaxHeldBytes;
+// its digest is checked before anything else is looked at
+// (capsule.ErrDigestMismatch), then the schema's rules (errors wrapping
+// capsule.ErrMalformed), and only then are records built.
+func FromKIP(src io.ReaderAt, size int64, w io.Writer, o Options) (*Result, error) {
+	b := &jcs.Budget{Limit: MaxHeldBytes}
+	d := jcs.NewDecoder(io.NewSectionReader(src, 0, size), jcs.KIPSafe)
+	d.Budget = b
+	v, err := d.Value()
+	if err == nil {
+		err = d.End()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", capsule.ErrMalformed, err)
+		if errors.Is(err, jcs.ErrBudget) {
+			return nil, decodeError(err)
+		}
+		if errors.Is(err, jcs.ErrInvalid) || errors.As(err, new(*jcs.TypeError)) {
+			return nil, fmt.Errorf("%w: %w", capsule.ErrMalformed, err)
+		}
+		return nil, err
 	}
 	doc, ok := v.(map[string]any)
 	if !ok {
@@ -42,30 +59,63 @@ func FromKIP(data []byte, o Options) (*Result, error) {
 		}
 		return nil, errs[0]
 	}
-	k := &kipImport{o: o, res: &Result{Report: newReport(KindKIP, o.Trusted)}, byID: map[string]map[string]any{},
-		entryOf: map[string]string{}}
+	k := &kipImport{o: o, b: b, rep: newReport(KindKIP, o.Trusted), byID: map[string]map[string]any{},
+		entryOf: map[string]string{}, entryIDs: map[string]bool{}}
 	p := doc["payload"].(map[string]any)
-	return k.run(p)
+	if err := k.run(p); err != nil {
+		return nil, err
+	}
+	out := newExportWriter(w, &k.rep, b)
+	if err := out.header(&k.h); err != nil {
+		return nil, err
+	}
+	for _, rec := range k.recs {
+		if err := out.write(rec); err != nil {
+			return nil, err
+		}
+	}
+	if err := out.flush(); err != nil {
+		return nil, err
+	}
+	return &Result{Header: k.h, Report: k.rep}, nil
 }
 
 type kipImport struct {
-	o       Options
-	res     *Result
-	p       map[string]any
-	byID    map[string]map[string]any
-	entryOf map[string]string // record id → entry id, for the concepts that became entries
+	o        Options
+	b        *jcs.Budget
+	rep      Report
+	h        grimoire.Header
+	recs     []grimoire.Record
+	p        map[string]any
+	byID     map[string]map[string]any
+	entryOf  map[string]string // record id → entry id, for the concepts that became entries
+	entryIDs map[string]bool   // the ids of the entries made
 	// beliefs: concept record id → the latest supporting assertion about it
 	beliefs map[string]map[string]any
 	latest  time.Time
 }
 
-func (k *kipImport) run(p map[string]any) (*Result, error) {
+// add keeps a record to write, charging it to the budget.
+func (k *kipImport) add(rec grimoire.Record) error {
+	n := int64(costEntry)
+	if e, ok := rec.(*grimoire.Entry); ok {
+		n += 4 * int64(len(e.Embedding))
+		k.entryIDs[e.ID] = true
+	}
+	k.recs = append(k.recs, rec)
+	if err := k.b.Charge(n); err != nil {
+		return decodeError(err)
+	}
+	return nil
+}
+
+func (k *kipImport) run(p map[string]any) error {
 	k.p = p
 	recs := arr(p, "records")
 	for _, r := range recs {
 		rm := r.(map[string]any)
 		k.byID[str(rm, "id")] = rm
-		k.res.Report.Read[str(rm, "kind")]++
+		k.rep.Read[str(rm, "kind")]++
 		for _, f := range []string{"asserted_at", "observed_at"} {
 			k.seeTime(str(rm, f))
 		}
@@ -77,42 +127,58 @@ func (k *kipImport) run(p map[string]any) (*Result, error) {
 	k.collectBeliefs(recs)
 	h, err := k.header()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	k.res.Header = h
+	k.h = h
+	// bardo's own entries first, whatever their place in the file: a
+	// concept of another package never takes the id of one.
+	for _, r := range recs {
+		rm := r.(map[string]any)
+		if str(rm, "kind") == "concept" && str(rm, "schema_ref") == capsule.TypeEntry {
+			if err := k.bardoEntry(rm); err != nil {
+				return err
+			}
+		}
+	}
 	reflection := map[string][]map[string]any{}
 	var autopsies, evidence, activities, golems int
 	for _, r := range recs {
 		rm := r.(map[string]any)
+		var err error
 		switch str(rm, "kind") {
 		case "concept":
 			switch str(rm, "schema_ref") {
 			case capsule.TypeGolem:
 				golems++
 			case capsule.TypeEntry:
-				if err := k.bardoEntry(rm); err != nil {
-					return nil, err
-				}
 			case capsule.TypeDocument:
 				a := obj(rm, "attributes")
-				k.res.add(&grimoire.Document{Name: str(rm, "key"), Text: str(a, "text")})
+				err = k.document(str(rm, "key"), str(a, "text"))
 			case capsule.TypeReflection:
 				a := obj(rm, "attributes")
 				reflection[str(a, "category")] = append(reflection[str(a, "category")], rm)
 			case capsule.TypeAutopsy:
 				autopsies++
 			default:
-				k.concept(rm)
+				err = k.concept(rm)
 			}
 		case "evidence":
 			evidence++
 		case "activity":
 			activities++
 		}
+		if err != nil {
+			return err
+		}
 	}
-	k.reflectionDocs(reflection)
-	others := k.edges(recs)
-	rep := &k.res.Report
+	if err := k.reflectionDocs(reflection); err != nil {
+		return err
+	}
+	others, err := k.edges(recs)
+	if err != nil {
+		return err
+	}
+	rep := &k.rep
 	rep.leave("autopsy", autopsies, "a death's analysis of its episodes, not knowledge; the successor's autopsy is its own")
 	rep.leave("evidence records", evidence, "evidence payloads are experience, and bardo exports carry no evidence records")
 	rep.leave("activity records", activities, "activities are provenance of the source brain's work, not knowledge")
@@ -125,8 +191,22 @@ func (k *kipImport) run(p map[string]any) (*Result, error) {
 		rep.Read["external_ref:"+kind] = refs[kind]
 		rep.leave("external refs ("+kind+")", refs[kind], "the capsule declares them but does not carry them")
 	}
-	k.res.sortRecords()
-	return k.res, nil
+	sortRecords(k.recs)
+	return nil
+}
+
+// document keeps a document, its text within the bundle format's limit;
+// one without a name is left out.
+func (k *kipImport) document(name, text string) error {
+	if name == "" {
+		k.rep.leave("documents without a name", 1, "a document is known by its name")
+		return nil
+	}
+	if len(name) > maxWordBytes {
+		k.rep.change("document names", 1, whyWord)
+		name = cut(name, maxWordBytes)
+	}
+	return k.add(&grimoire.Document{Name: name, Text: k.rep.fitText(text, bundle.MaxDocumentBytes, "document texts")})
 }
 
 func (k *kipImport) seeTime(s string) {
@@ -193,8 +273,8 @@ func (k *kipImport) header() (grimoire.Header, error) {
 				}
 			}
 			if e := obj(a, "embedding"); e != nil {
-				if dims, ok := num(e, "dims"); ok && dims > 0 && str(e, "model") != "" {
-					h.Embedding = &grimoire.EmbeddingSpace{Model: str(e, "model"), Dims: int(dims)}
+				if dims, ok := num(e, "dims"); ok && dims > 0 && dims == math.Trunc(dims) {
+					h.Embedding = k.rep.fitSpace(str(e, "model"), int(min(dims, 1<<31)))
 				}
 			}
 			if p := arr(a, "parents"); len(p) > 0 {
@@ -205,6 +285,7 @@ func (k *kipImport) header() (grimoire.Header, error) {
 	if h.GolemID == "" {
 		h.GolemID = str(obj(k.p, "source"), "space_id")
 	}
+	k.rep.fitHeader(&h, "kip:")
 	if h.ExportedAt.IsZero() {
 		switch {
 		case !k.o.Now.IsZero():
@@ -221,7 +302,7 @@ func (k *kipImport) header() (grimoire.Header, error) {
 // bardoEntry maps an Entry concept of bardo's package back to its entry.
 func (k *kipImport) bardoEntry(r map[string]any) error {
 	a := obj(r, "attributes")
-	id := str(r, "key")
+	id := k.rep.fitID(str(r, "key"), "kip:")
 	e := &grimoire.Entry{ID: id, Category: str(a, "category"), Content: str(a, "content"), DecayClass: str(a, "decay_class"),
 		MarketRegime: str(a, "market_regime"), Domain: str(a, "domain"), Provenance: str(a, "provenance"), Polarity: str(a, "polarity"),
 		IsBloodstain: a["is_bloodstain"] == true, RequiresInvestigation: a["requires_investigation"] == true,
@@ -253,7 +334,7 @@ func (k *kipImport) bardoEntry(r map[string]any) error {
 	}
 	var ok bool
 	if e.LastAccessedAt, ok = parseTime(str(a, "last_accessed_at")); !ok {
-		e.LastAccessedAt = k.res.Header.ExportedAt
+		e.LastAccessedAt = k.h.ExportedAt
 	}
 	for _, f := range []struct {
 		key string
@@ -274,17 +355,17 @@ func (k *kipImport) bardoEntry(r map[string]any) error {
 		}
 	}
 	normalize(e)
+	k.rep.fitEntry(e, k.h.Embedding)
 	k.entryOf[str(r, "id")] = e.ID
-	k.res.add(e)
-	return nil
+	return k.add(e)
 }
 
 func (k *kipImport) embedding(e *grimoire.Entry, emb map[string]any) error {
 	blob, _ := obj(k.p, "blobs")[str(emb, "blob")].(string)
-	h := k.res.Header.Embedding
+	h := k.h.Embedding
 	dims, _ := num(emb, "dims")
-	if blob == "" || h == nil || str(emb, "model") != h.Model || int(dims) != h.Dims {
-		k.res.Report.leave("embedding of entry "+strconv.Quote(e.ID), 1, "its blob is missing or its space is not the Golem's")
+	if blob == "" || h == nil || str(emb, "model") != h.Model || dims != float64(h.Dims) {
+		k.rep.leave("embeddings", 1, "its blob is missing or its space is not the Golem's")
 		return nil
 	}
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(blob, "base64:"))
@@ -301,7 +382,7 @@ func (k *kipImport) embedding(e *grimoire.Entry, emb map[string]any) error {
 
 // concept maps a concept of another package to an entry: its text is its
 // name and its scalar attributes.
-func (k *kipImport) concept(r map[string]any) {
+func (k *kipImport) concept(r map[string]any) error {
 	var b strings.Builder
 	b.WriteString(str(r, "name"))
 	a := obj(r, "attributes")
@@ -323,8 +404,8 @@ func (k *kipImport) concept(r map[string]any) {
 		b.WriteString(key + ": " + v)
 	}
 	if strings.TrimSpace(b.String()) == "" {
-		k.res.Report.leave("concepts without text", 1, "no name and no scalar attribute")
-		return
+		k.rep.leave("concepts without text", 1, "no name and no scalar attribute")
+		return nil
 	}
 	e := &grimoire.Entry{ID: str(r, "id"), Category: grimoire.CategoryInsight, Content: b.String(), Confidence: kipDefaultConfidence,
 		QualityScore: kipDefaultQuality, DecayClass: grimoire.DecayStructural, Status: status(k.o, grimoire.StatusActive)}
@@ -333,7 +414,7 @@ func (k *kipImport) concept(r map[string]any) {
 	}
 	ref := str(r, "schema_ref")
 	e.Tags = []string{"kip:" + ref[strings.LastIndex(ref, "/")+1:]}
-	e.LastAccessedAt = k.res.Header.ExportedAt
+	e.LastAccessedAt = k.h.ExportedAt
 	if s := obj(r, "_system"); s != nil {
 		for _, f := range []string{"updated_at", "created_at"} {
 			if t, ok := parseTime(str(s, f)); ok {
@@ -343,13 +424,21 @@ func (k *kipImport) concept(r map[string]any) {
 		}
 	}
 	normalize(e)
-	k.entryOf[e.ID] = e.ID
-	k.res.add(e)
+	recordID := e.ID
+	if k.entryIDs[e.ID] {
+		// The id of an entry of bardo's package: that entry keeps it.
+		k.rep.change("concept ids", 1, "the id of a bardo entry the capsule holds: prefixed with kip:")
+		e.ID = "kip:" + e.ID
+	}
+	e.ID = k.rep.fitID(e.ID, "kip:")
+	k.rep.fitEntry(e, k.h.Embedding)
+	k.entryOf[recordID] = e.ID
+	return k.add(e)
 }
 
 // reflectionDocs writes the reflection items of each category, in their
 // order, as the document reflection/<category>.md.
-func (k *kipImport) reflectionDocs(byCat map[string][]map[string]any) {
+func (k *kipImport) reflectionDocs(byCat map[string][]map[string]any) error {
 	for _, cat := range sortedKeys(byCat) {
 		items := byCat[cat]
 		sort.SliceStable(items, func(i, j int) bool {
@@ -361,13 +450,16 @@ func (k *kipImport) reflectionDocs(byCat map[string][]map[string]any) {
 		for _, it := range items {
 			texts = append(texts, str(obj(it, "attributes"), "text"))
 		}
-		k.res.add(&grimoire.Document{Name: "reflection/" + cat + ".md", Text: strings.Join(texts, "\n\n") + "\n"})
+		if err := k.document("reflection/"+cat+".md", strings.Join(texts, "\n\n")+"\n"); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // edges maps causes assertions between imported entries to causal edges;
 // it returns how many propositions and assertions mapped to nothing.
-func (k *kipImport) edges(recs []any) int {
+func (k *kipImport) edges(recs []any) (int, error) {
 	used := map[string]bool{}
 	for _, b := range k.beliefs {
 		used[str(b, "id")] = true
@@ -390,7 +482,7 @@ func (k *kipImport) edges(recs []any) int {
 		if !okS || !okD || !okW {
 			continue
 		}
-		e := &grimoire.CausalEdge{SourceID: src, TargetID: dst, Weight: w}
+		e := &grimoire.CausalEdge{SourceID: src, TargetID: dst, Weight: min(1, max(0, w))}
 		if f := obj(obj(a, "facets"), "bardo/edge"); f != nil {
 			if n, ok := num(f, "evidence"); ok {
 				e.Evidence = int64(n)
@@ -400,9 +492,16 @@ func (k *kipImport) edges(recs []any) int {
 				e.Lag = &lag
 			}
 			e.Mechanism = str(f, "mechanism")
+			if len(e.Mechanism) > bundle.MaxStringBytes {
+				k.rep.change("edge mechanisms", 1, whyWord)
+				e.Mechanism = cut(e.Mechanism, bundle.MaxStringBytes)
+			}
+			e.Evidence = max(0, e.Evidence)
 		}
 		used[str(a, "id")], used[str(prop, "id")] = true, true
-		k.res.add(e)
+		if err := k.add(e); err != nil {
+			return 0, err
+		}
 	}
 	for _, r := range recs {
 		rm := r.(map[string]any)
@@ -410,7 +509,7 @@ func (k *kipImport) edges(recs []any) int {
 			left++
 		}
 	}
-	return left
+	return left, nil
 }
 
 // normalize puts an entry's values into the export's ranges and sets,
@@ -461,4 +560,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// str, num, obj and arr read the generic values of a capsule.
+func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func obj(m map[string]any, k string) map[string]any {
+	o, _ := m[k].(map[string]any)
+	return o
+}
+func arr(m map[string]any, k string) []any { a, _ := m[k].([]any); return a }
+func num(m map[string]any, k string) (float64, bool) {
+	f, ok := m[k].(float64)
+	return f, ok
 }

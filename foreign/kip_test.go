@@ -23,7 +23,7 @@ func bundleOf(t *testing.T, path string) *bundle.Bundle {
 	return b
 }
 
-func capsuleOf(t *testing.T, b *bundle.Bundle) []byte {
+func capsuleOf(t testing.TB, b *bundle.Bundle) []byte {
 	t.Helper()
 	d, err := b.Digest()
 	if err != nil {
@@ -45,10 +45,10 @@ func capsuleOf(t *testing.T, b *bundle.Bundle) []byte {
 func TestKIPRoundTrip(t *testing.T) {
 	first := bundleOf(t, filepath.Join("..", "fixtures", "small.jsonl"))
 	raw := capsuleOf(t, first)
-	if k, err := Detect(raw); err != nil || k != KindKIP {
+	if k, err := detect(raw); err != nil || k != KindKIP {
 		t.Fatalf("Detect = %q, %v", k, err)
 	}
-	r, err := FromKIP(raw, Options{Trusted: true})
+	r, err := fromKIP(raw, Options{Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestKIPRoundTrip(t *testing.T) {
 
 func TestKIPQuarantinedByDefault(t *testing.T) {
 	raw := capsuleOf(t, bundleOf(t, filepath.Join("..", "fixtures", "small.jsonl")))
-	r, err := FromKIP(raw, Options{})
+	r, err := fromKIP(raw, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,10 +114,10 @@ func TestKIPDigestCheckedFirst(t *testing.T) {
 	i := bytes.Index(raw, []byte(`"kind":"concept"`))
 	tampered := bytes.Clone(raw)
 	copy(tampered[i:], `"kind":"concepT"`)
-	if _, err := FromKIP(tampered, Options{}); !errors.Is(err, capsule.ErrDigestMismatch) {
+	if _, err := fromKIP(tampered, Options{}); !errors.Is(err, capsule.ErrDigestMismatch) {
 		t.Errorf("err %v, want ErrDigestMismatch", err)
 	}
-	if _, err := FromKIP([]byte(`{"format":"KIP-Cognitive-Capsule","a":1,"a":2}`), Options{}); !errors.Is(err, capsule.ErrMalformed) {
+	if _, err := fromKIP([]byte(`{"format":"KIP-Cognitive-Capsule","a":1,"a":2}`), Options{}); !errors.Is(err, capsule.ErrMalformed) {
 		t.Errorf("duplicate keys: %v", err)
 	}
 }
@@ -155,7 +155,7 @@ func TestKIPForeignConcepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Import(raw, "", Options{})
+	r, err := importData(raw, "", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestCapsuleProperties(t *testing.T) {
 			if err := capsule.Verify(doc); err != nil {
 				t.Error(err)
 			}
-			r, err := FromKIP(raw, Options{Trusted: true})
+			r, err := fromKIP(raw, Options{Trusted: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/foreign"
 	"github.com/bardo-golem/bardo/grimoire"
 )
@@ -52,14 +54,28 @@ Trust does not travel with a file: every entry arrives quarantined,
 invisible to recall and to the bottleneck, unless --trusted. The rules
 are in the foreign package's documentation.
 
+` + fmt.Sprintf(`The file is read as strictly as an export: bytes that are not UTF-8, a
+lone surrogate or a member name given twice refuse it. It is never held
+whole: a Letta file is streamed, and an import holds at most %d MiB of
+what it reads (a capsule is read whole within that); a file past %d MiB,
+or that would need more, is refused with 65. What is written is what
+bardo takes, every line checked as verify --strict would: an id that is
+not one bardo takes (more than %d bytes, a control or format character,
+a space at either end) is replaced by "sha256-" and its digest, texts are
+cut to the bundle format's limits (%d MiB for an entry or an episode, %d
+MiB for a document, %d tags), an embedding space of more than %d
+dimensions is dropped; each change is said on stderr and in the report.
+--golem-id must be an id as it is.
+`, foreign.MaxHeldBytes>>20, foreign.MaxFileBytes>>20, grimoire.MaxIDBytes, bundle.MaxContentBytes>>20, bundle.MaxDocumentBytes>>20,
+			bundle.MaxTags, bundle.MaxEmbeddingDims) + `
 EXPORT is written to a temporary file beside it and renamed when complete.
 A summary goes to stderr unless --quiet; with --json, a bardo.import/v1
 document goes to stdout: what the file held, what was written by record
-type, and what was left out and why.
+type, what was left out and why, and what was changed to be written.
 
 ` + exitStatus(
-			status{exitUsage, "the file holds several agents and --agent names none of them"},
-			status{exitDataErr, "FILE is malformed, of neither kind, or a capsule whose digest does not match"},
+			status{exitUsage, "the file holds several agents and --agent names none of them; --golem-id is not an id"},
+			status{exitDataErr, "FILE is malformed, of neither kind, past an import's bounds, or a capsule whose digest does not match"},
 			status{exitNoInput, "FILE cannot be opened"},
 			status{exitCantCreat, "EXPORT cannot be created"},
 			status{exitIOErr, "I/O error writing EXPORT, disk full included"},
@@ -75,6 +91,11 @@ type, and what was left out and why.
 			}
 			if o.Output == "" {
 				return usagef(c.CommandPath(), "-o EXPORT is required")
+			}
+			if o.GolemID != "" {
+				if err := grimoire.CheckID(o.GolemID); err != nil {
+					return usagef(c.CommandPath(), "--golem-id %q %v", o.GolemID, err)
+				}
 			}
 			if o.Output == "-" && g.json {
 				return usagef(c.CommandPath(), "--json and -o - would both write to stdout")
@@ -100,18 +121,19 @@ type, and what was left out and why.
 
 // importResult is the --json document of import, bardo.import/v1.
 type importResult struct {
-	Input       string            `json:"input"`
-	Output      string            `json:"output"`
-	Kind        string            `json:"kind"`
-	GolemID     string            `json:"golem_id"`
-	Generation  int               `json:"generation"`
-	ExportedAt  string            `json:"exported_at"`
-	Agent       string            `json:"agent,omitempty"`
-	Agents      []string          `json:"agents,omitempty"`
-	Quarantined bool              `json:"quarantined"`
-	Read        map[string]int    `json:"read"`
-	Written     map[string]int    `json:"written"`
-	LeftOut     []foreign.LeftOut `json:"left_out"`
+	Input       string          `json:"input"`
+	Output      string          `json:"output"`
+	Kind        string          `json:"kind"`
+	GolemID     string          `json:"golem_id"`
+	Generation  int             `json:"generation"`
+	ExportedAt  string          `json:"exported_at"`
+	Agent       string          `json:"agent,omitempty"`
+	Agents      []string        `json:"agents,omitempty"`
+	Quarantined bool            `json:"quarantined"`
+	Read        map[string]int  `json:"read"`
+	Written     map[string]int  `json:"written"`
+	LeftOut     []foreign.Tally `json:"left_out"`
+	Changed     []foreign.Tally `json:"changed"`
 }
 
 func runImport(g *globals, o importOptions) error {
@@ -123,20 +145,14 @@ func runImport(g *globals, o importOptions) error {
 		return err
 	}
 	defer out.Abort()
-	in, err := g.openInput(o.File)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
 	name := inputName(o.File)
-	data, err := io.ReadAll(io.LimitReader(in, foreign.MaxFileBytes+1))
+	in, size, err := g.openForeign(o.File)
 	if err != nil {
 		return asInputError(o.File, fmt.Errorf("%s: %w", name, err))
 	}
-	if len(data) > foreign.MaxFileBytes {
-		return fmt.Errorf("%s: larger than %d MiB: %w", name, foreign.MaxFileBytes>>20, foreign.ErrMalformed)
-	}
-	r, err := foreign.Import(data, o.From, foreign.Options{Trusted: o.Trusted, Agent: o.Agent, Now: o.Now, GolemID: o.GolemID})
+	defer in.Close()
+	holdImportMemory()
+	r, err := foreign.Import(in, size, out, o.From, foreign.Options{Trusted: o.Trusted, Agent: o.Agent, Now: o.Now, GolemID: o.GolemID})
 	if err != nil {
 		var ae *foreign.AgentError
 		if errors.As(err, &ae) {
@@ -144,25 +160,13 @@ func runImport(g *globals, o importOptions) error {
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	w := grimoire.NewWriter(out)
-	if err := w.WriteHeader(&r.Header); err != nil {
-		return err
-	}
-	for _, rec := range r.Records {
-		if err := w.Write(rec); err != nil {
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
 	if err := out.Commit(); err != nil {
 		return err
 	}
 	rep := r.Report
 	res := importResult{Input: o.File, Output: o.Output, Kind: rep.Kind, GolemID: r.Header.GolemID, Generation: r.Header.Generation,
 		ExportedAt: r.Header.ExportedAt.UTC().Format(time.RFC3339Nano), Agent: rep.Agent, Agents: rep.Agents,
-		Quarantined: rep.Quarantined, Read: rep.Read, Written: rep.Written, LeftOut: rep.LeftOut}
+		Quarantined: rep.Quarantined, Read: rep.Read, Written: rep.Written, LeftOut: rep.LeftOut, Changed: rep.Changed}
 	if g.json {
 		return writeJSON(g.stdout, "bardo.import/v1", res)
 	}
@@ -174,5 +178,48 @@ func runImport(g *globals, o importOptions) error {
 	g.notef("%s: %s %s → %d entries (%s), %d causal edges, %d documents, %d episodes; %d kinds left out",
 		dest, rep.Kind, name, rep.Written[grimoire.TypeEntry], trust, rep.Written[grimoire.TypeCausalEdge],
 		rep.Written[grimoire.TypeDocument], rep.Written[grimoire.TypeEpisode], len(rep.LeftOut))
+	for _, c := range rep.Changed {
+		g.notef("%s: changed %d %s: %s", dest, c.Count, c.What, c.Reason)
+	}
 	return nil
+}
+
+// openForeign opens FILE, which an import reads more than once: a regular
+// file as it is, standard input and anything else (a FIFO, a device)
+// spooled into the run's scratch folder first, no more of it than
+// foreign.MaxFileBytes and a byte (foreign.Import refuses a file past
+// it). It returns the file and its size. An error opening it is an
+// inputError (exit 66).
+func (g *globals) openForeign(path string) (*os.File, int64, error) {
+	var src io.Reader = g.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, 0, &inputError{err: err}
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, 0, &inputError{err: err}
+		}
+		if fi.Mode().IsRegular() {
+			return f, fi.Size(), nil
+		}
+		defer f.Close()
+		src = f
+	}
+	dir, err := g.scratch.dir()
+	if err != nil {
+		return nil, 0, err
+	}
+	tmp, err := os.CreateTemp(dir, "input-")
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := io.Copy(tmp, io.LimitReader(src, foreign.MaxFileBytes+1))
+	if err != nil {
+		tmp.Close()
+		return nil, 0, err
+	}
+	return tmp, n, nil
 }

@@ -89,9 +89,10 @@ func exitCode(err error) int {
 		errors.Is(err, library.ErrNoSpace): // a recall --vector no space takes
 		return exitDataErr
 	// bardo import: a capsule whose digest does not match, a file of
-	// neither kind or that breaks its format's rules.
+	// neither kind, that breaks its format's rules or is past an
+	// import's bounds.
 	case errors.Is(err, capsule.ErrDigestMismatch), errors.Is(err, capsule.ErrMalformed),
-		errors.Is(err, foreign.ErrMalformed), errors.Is(err, foreign.ErrUnknownKind):
+		errors.Is(err, foreign.ErrMalformed), errors.Is(err, foreign.ErrUnknownKind), errors.Is(err, foreign.ErrTooLarge):
 		return exitDataErr
 	case errors.As(err, &input), errors.As(err, &noStore), errors.As(err, new(*unknownIDError)), errors.As(err, new(*noLibraryError)):
 		return exitNoInput

@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+
+	"github.com/bardo-golem/bardo/foreign"
 )
 
 // A run that has read a bundle holds the Go heap to a soft limit
@@ -62,6 +64,12 @@ func holdMemory(n int64) {
 		}
 		limit += memoryPerByte * over
 	}
+	setMemoryLimit(limit)
+}
+
+// setMemoryLimit sets the soft memory limit to limit, never below one
+// set before in the run.
+func setMemoryLimit(limit int64) {
 	memoryLimit.Lock()
 	defer memoryLimit.Unlock()
 	if limit > memoryLimit.set {
@@ -70,6 +78,20 @@ func holdMemory(n int64) {
 			memoryLimit.before = prev
 		}
 		memoryLimit.set = limit
+	}
+}
+
+// An import holds at most foreign.MaxHeldBytes of what it reads, most of
+// it live until the export is written (the entries it sorts): a run of
+// import holds the heap to that and importMemorySlack, rather than let
+// the collector's headroom double it (a Letta file of 36,000 passages of
+// 1,536 dimensions took 499 MiB resident without a limit). GOMEMLIMIT,
+// when set, is the user's and is left alone.
+const importMemorySlack = 128 << 20
+
+func holdImportMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		setMemoryLimit(foreign.MaxHeldBytes + importMemorySlack)
 	}
 }
 
