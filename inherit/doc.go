@@ -52,6 +52,25 @@
 // quarantined apply as its own kind of activity, so that it never marks
 // the digest applied for a trusted arrival.
 //
+// # Lineage
+//
+// Target.Line is the store's line; package lineage says how the bundle is
+// related to it (lineage.Relate), and the rules by channel are this
+// package's (lineage.go): the store's own bundle (its golem id and
+// generation) or a descendant's (the store's Golem among its ancestors) is
+// refused on every channel, quarantined or not, with a *LineageError
+// (ErrLineage). On the predecessor and snapshot channels a bundle of
+// another lineage (another lineage id, or another first Golem and no
+// ancestor in common) is refused unless Options.Adopt: then the plan is an
+// adoption (Plan.Lineage.Adopted, "adopted" in its params), which the
+// store's activity and bardo lineage keep. Trust is decided first: a
+// stranger's bundle the trust policy quarantines arrives quarantined, and
+// its release, a trusted arrival, meets the rule. The clade channel
+// carries other Golems' knowledge by design and refuses no lineage: the
+// rows' sources say whose it is. When nothing tells the lineages apart (a
+// store made by bardo init without a lineage id, a bundle of an older
+// writer) a warning says the bundle was not checked.
+//
 // # Reflection items and autopsy markers
 //
 // learned items arrive as insights; got_wrong and confused items as

@@ -12,6 +12,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/lineage"
 )
 
 // Channels a bundle arrives by.
@@ -57,6 +58,10 @@ type Target struct {
 	// Vectors searches the vectors of Existing rows at rest (a store's
 	// VectorReader); nil when every row's vector is loaded.
 	Vectors dedup.VectorStore
+	// Line is the store's line, which the lineage rules judge the bundle
+	// against (lineage.go); nil for a store the bundle creates, its
+	// successor by construction.
+	Line *lineage.Line
 }
 
 // Options say how to apply a bundle.
@@ -65,6 +70,9 @@ type Options struct {
 	OnSimilar string    // OnSimilarKeep (also "") | OnSimilarMerge | OnSimilarAsk
 	Now       time.Time // the run's time, recorded in the Plan; never used for confidence
 	Trust     Trust     // what the trust policy said of the bundle; Trust.Quarantine: every admitted row lands quarantined
+	// Adopt takes a bundle of another lineage on the predecessor or
+	// snapshot channel, recorded as an adoption (Plan.Lineage.Adopted).
+	Adopt bool
 	// Progress, when set, is called after each incoming row is reviewed,
 	// with the rows reviewed and the rows to review, so that a command
 	// can draw a progress bar. It changes nothing in the plan.
@@ -83,6 +91,9 @@ type Plan struct {
 	StoreGeneration  int
 	Now              time.Time
 	Trust            Trust // what the trust policy said; Trust.Quarantine: a quarantined arrival
+	// Lineage is what the lineage rules said of the bundle (lineage.go);
+	// its Relation is "" when Target.Line is nil.
+	Lineage Lineage
 
 	Rekeys    []Rekey               // quarantined rows moved aside first, for a trusted row takes their id; by From
 	Admit     []Arrival             // rows to insert, in review order (a same_as points only backwards); never an id the store holds
@@ -184,10 +195,13 @@ func (p *Plan) Resolve(merge func(SameAs) bool) {
 // an insurance snapshot on the snapshot channel only, as a degraded
 // inheritance (see the package documentation). It returns
 // ErrDigestMismatch when digest is not b's, ErrUnsupported for another
-// kind or a kind on a channel it does not take, and an error matching
-// bundle.ErrCorrupt for a bundle it cannot read (a time that does not
-// parse, a vector of the wrong length, a snapshot without its body).
-// Values out of range are not errors: they are clamped.
+// kind or a kind on a channel it does not take, a *LineageError
+// (ErrLineage) for a bundle the lineage rules refuse (the store's own, a
+// descendant's, a stranger's on the predecessor or snapshot channel
+// without Options.Adopt), and an error matching bundle.ErrCorrupt for a
+// bundle it cannot read (a time that does not parse, a vector of the
+// wrong length, a snapshot without its body). Values out of range are not
+// errors: they are clamped.
 func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, error) {
 	if err := checkOptions(&o, b.Header.Kind); err != nil {
 		return nil, err
@@ -198,6 +212,13 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	}
 	if digest != actual {
 		return nil, fmt.Errorf("bundle claims digest %q, its content has %s: %w", digest, actual, ErrDigestMismatch)
+	}
+	var kin Lineage
+	var kinWarnings []string
+	if t.Line != nil {
+		if kin, kinWarnings, err = guardLineage(b, digest, *t.Line, o); err != nil {
+			return nil, err
+		}
 	}
 	p := &Plan{
 		BundleDigest:     digest,
@@ -210,7 +231,14 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 		StoreGeneration:  t.Generation,
 		Now:              o.Now,
 		Trust:            o.Trust,
+		Lineage:          kin,
 		Params:           params(o, t),
+	}
+	if kin.Relation != "" {
+		p.Params[ParamLineage] = kin.params()
+	}
+	if kin.Adopted {
+		p.Params[ParamAdopted] = true
 	}
 	if o.Trust.SignedBy != "" {
 		p.Params["signed_by"] = o.Trust.SignedBy
@@ -224,6 +252,7 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	if err := pl.run(); err != nil {
 		return nil, err
 	}
+	p.Counts.Warnings = append(kinWarnings, p.Counts.Warnings...) // decided first, said first
 	pl.rekeys(quarantined)
 	if o.Trust.Quarantine {
 		pl.confine()

@@ -10,6 +10,7 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/library"
+	"github.com/bardo-golem/bardo/lineage"
 )
 
 // selectIDs runs a selection over recs and returns the ids in order.
@@ -178,5 +179,38 @@ func TestPlanEquip(t *testing.T) {
 	}
 	if k, _ := library.PlanEquip("library", "activity 9 at x", sel[:3], edges, tg, library.EquipOptions{}); k.Key == eq.Key {
 		t.Error("another selection has the same key")
+	}
+}
+
+// TestSelectLeavesOwnOut: a record a deposit of the successor's own Golem
+// brought is never equipped back to it (issue 38, item 5), whatever its
+// weight; records of the same golem id at another generation, or of
+// another Golem, are.
+func TestSelectLeavesOwnOut(t *testing.T) {
+	from := func(id, golem string, gen int) library.Record {
+		r := record(id, grimoire.CategoryInsight, library.ChannelLive, 0.9, gen, nil)
+		r.Origin = library.Origin{Activity: 1, Kind: "deposit", GolemID: golem, Generation: &gen}
+		return r
+	}
+	recs := []library.Record{
+		from("own", "golem-a-g1", 1),
+		from("parent", "golem-a", 0),
+		from("same-id-other-generation", "golem-a-g1", 2),
+		from("sibling", "golem-a-g1b", 1),
+	}
+	line := lineage.Line{GolemID: "golem-a-g1", Generation: 1}
+	s := library.NewSelector(library.EquipOptions{Now: now, Line: &line})
+	for i := range recs {
+		s.Add(&recs[i])
+	}
+	var ids []string
+	for _, x := range s.Result() {
+		ids = append(ids, x.Record.Entry.ID)
+	}
+	if d := cmp.Diff([]string{"parent", "same-id-other-generation", "sibling"}, ids); d != "" || s.Own() != 1 || s.Seen() != 4 {
+		t.Errorf("selection (-want +got):\n%s own %d of %d", d, s.Own(), s.Seen())
+	}
+	if got := selectIDs(library.EquipOptions{Now: now}, recs); len(got) != 4 {
+		t.Errorf("without a line: %v", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/lineage"
 )
 
 // EquipOptions say what to equip a successor with.
@@ -17,6 +18,18 @@ type EquipOptions struct {
 	Categories []string  // keep entries of any of these categories; none: every category
 	Now        time.Time // the reference time of effective weights
 	OnSimilar  string    // inherit.OnSimilarKeep (also "") | inherit.OnSimilarMerge
+	// Line is the successor's line: a record a deposit of its own Golem
+	// brought (the deposit's golem id and generation, lineage.Line.Own)
+	// is never equipped back to it, as bardo inherit refuses a store's own
+	// bundle. nil: none is left out.
+	Line *lineage.Line
+}
+
+// Own reports whether r came from a deposit of the successor's own Golem
+// (EquipOptions.Line).
+func (o *EquipOptions) Own(r *Record) bool {
+	g := r.Origin.Generation
+	return o.Line != nil && g != nil && o.Line.Own(r.Origin.GolemID, *g)
 }
 
 func (o *EquipOptions) maxEntries() int {
@@ -74,9 +87,9 @@ func before(a, b *Selected) bool {
 // Selector keeps the MaxEntries best eligible records of those it is
 // given: memory is bounded by the cap, not by the library.
 type Selector struct {
-	o              EquipOptions
-	h              worstFirst
-	seen, eligible int
+	o                   EquipOptions
+	h                   worstFirst
+	seen, eligible, own int
 }
 
 // NewSelector starts a selection.
@@ -88,6 +101,10 @@ func NewSelector(o EquipOptions) *Selector {
 // change it afterwards.
 func (s *Selector) Add(r *Record) {
 	s.seen++
+	if s.o.Own(r) {
+		s.own++
+		return
+	}
 	if !s.o.Eligible(r) {
 		return
 	}
@@ -103,8 +120,10 @@ func (s *Selector) Add(r *Record) {
 	}
 }
 
-// Seen and Eligible count the records offered and those eligible.
+// Seen, Own and Eligible count the records offered, those of the
+// successor's own Golem left out, and those eligible.
 func (s *Selector) Seen() int     { return s.seen }
+func (s *Selector) Own() int      { return s.own }
 func (s *Selector) Eligible() int { return s.eligible }
 
 // Result returns the selection in order, ranked from 1.

@@ -19,6 +19,14 @@
 // with two or more successors — Golems of another golem id, or two death
 // bundles of one golem id and generation (a Golem dies once) — is a fork,
 // named in Report.Forks; a fork is not a break.
+//
+// # Kinship
+//
+// Relate says how a bundle is related to a store's line (kin.go): the
+// store's own Golem's, a descendant's, an ancestor, kin, a stranger of
+// another lineage, or unknown when neither side records enough to tell.
+// It reads lineage ids, golem ids and generations and ancestries only;
+// what a relation allows is the inherit planner's to decide.
 package lineage
 
 import (
@@ -59,6 +67,7 @@ type Bundle struct {
 	Kind       string // death | snapshot | clade | listing
 	GolemID    string
 	Generation int
+	LineageID  string // the header's lineage id; "" when none
 	ExportedAt string
 	Parents    []string   // the header's parents; the first is the predecessor's bundle
 	Ancestry   []Ancestor // the header's ancestry, nearest first
@@ -82,6 +91,7 @@ type Inherit struct {
 	GolemID    string // the bundle's Golem
 	Generation int    // the bundle's generation
 	Channel    string // predecessor | clade | snapshot
+	Adopted    bool   // a bundle of another lineage, taken as a predecessor (an adoption)
 }
 
 // Link is one bundle or store of the chain, and whether its parent holds.

@@ -126,6 +126,7 @@ var rowChecks = []struct{ check, query, format string }{
 		OR source_confidence < 0 OR source_confidence > 1 OR memory_strength < 0 OR memory_strength > 1
 		OR status NOT IN ('active','archived','quarantined') OR polarity NOT IN ('positive','negative') ORDER BY id`,
 		"entry %q: a value is out of range (confidence, quality_score, source confidence, memory_strength, status or polarity)"},
+	{"trust", `SELECT count(*) FROM trust_policy HAVING count(*) != 1`, "the store holds %v trust policies, want 1"},
 	{"values", `SELECT id, arrival_confidence FROM grimoire_entries WHERE arrival_confidence IS NOT NULL
 		AND (arrival_confidence < 0 OR arrival_confidence > 0.35) ORDER BY id`,
 		"entry %q arrived at %v, above every inheritance base"},

@@ -40,11 +40,12 @@ import (
 
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/lock"
+	"github.com/bardo-golem/bardo/lineage"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Kinds of store.
 const (
@@ -93,6 +94,16 @@ type Meta struct {
 	// init. Export writes it in the header's store.ancestry.
 	Ancestry  []grimoire.Ancestor
 	CreatedAt time.Time
+}
+
+// Line is the store's line as the lineage rules read it (lineage.Relate):
+// its Golem, lineage id, parent bundle and ancestry.
+func (m *Meta) Line() lineage.Line {
+	l := lineage.Line{GolemID: m.GolemID, Generation: m.Generation, LineageID: m.LineageID, ParentBundle: m.ParentBundle}
+	for _, a := range m.Ancestry {
+		l.Ancestry = append(l.Ancestry, lineage.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation})
+	}
+	return l
 }
 
 // Store is an open store.

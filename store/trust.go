@@ -16,11 +16,115 @@ import (
 	"github.com/bardo-golem/bardo/trust"
 )
 
-// Kinds of activity that change the keys a store trusts.
+// Kinds of activity that change the keys a store trusts, or its policy.
 const (
-	ActivityTrustAdd    = "trust_add"
-	ActivityTrustRemove = "trust_remove"
+	ActivityTrustAdd    = "trust_add"    // keys trusted; the policy becomes signed-only
+	ActivityTrustRemove = "trust_remove" // keys distrusted; the policy stays as it is
+	ActivityTrustPolicy = "trust_policy" // the policy set by its owner (bardo trust open, signed-only)
 )
+
+// TrustPolicy is a store's trust policy: its mode and the keys it trusts.
+// The mode changes only when the store's owner says so (package trust):
+// a new store is open, TrustKeys makes it signed-only, DistrustKeys never
+// changes it, SetTrustMode sets it.
+type TrustPolicy struct {
+	Mode     string // trust.ModeOpen or trust.ModeSignedOnly
+	Activity int64  // the activity that set the mode; 0: open since the store was made
+	Keys     []TrustedKey
+}
+
+// Policy is the policy bundles are judged by (trust.Policy.Check);
+// requireSignature asks for a trusted signature whatever the mode.
+func (p *TrustPolicy) Policy(requireSignature bool) trust.Policy {
+	keys := make([]ed25519.PublicKey, len(p.Keys))
+	for i, k := range p.Keys {
+		keys[i] = k.PublicKey
+	}
+	return trust.Policy{Mode: p.Mode, Trusted: keys, RequireSignature: requireSignature}
+}
+
+// NewStorePolicy is the policy of a store that does not exist yet, which
+// the run that judges a bundle for it creates: open, trusting no key.
+func NewStorePolicy() *TrustPolicy { return &TrustPolicy{Mode: trust.ModeOpen} }
+
+// TrustPolicy returns the store's trust policy: its mode and its keys,
+// read in one transaction. A mode the store does not hold, or one that is
+// not a mode, is ErrCorrupt.
+func (s *Store) TrustPolicy(ctx context.Context) (*TrustPolicy, error) {
+	var p *TrustPolicy
+	err := s.readTx(ctx, func(q querier) error {
+		var err error
+		p, err = trustPolicy(ctx, q)
+		return err
+	})
+	return p, err
+}
+
+// trustPolicy reads the policy through q.
+func trustPolicy(ctx context.Context, q querier) (*TrustPolicy, error) {
+	mode, setBy, err := trustMode(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	p := &TrustPolicy{Mode: mode, Activity: setBy}
+	if p.Keys, err = trustedKeys(ctx, q); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// trustMode reads the store's mode and the activity that set it through
+// q. A store that holds none, or one that is not a mode, is ErrCorrupt.
+func trustMode(ctx context.Context, q querier) (mode string, setBy int64, err error) {
+	var by sql.NullInt64
+	err = q.QueryRowContext(ctx, "SELECT policy, set_by FROM trust_policy WHERE id=1").Scan(&mode, &by)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", 0, fmt.Errorf("%w: the store holds no trust policy; restore the store from a backup", ErrCorrupt)
+	case err != nil:
+		return "", 0, classify(err)
+	}
+	if err := trust.CheckMode(mode); err != nil {
+		return "", 0, fmt.Errorf("%w: trust policy %v; restore the store from a backup", ErrCorrupt, err)
+	}
+	return mode, by.Int64, nil
+}
+
+// setTrustMode records mode as the store's policy, set by activity act.
+func (t *writeTx) setTrustMode(ctx context.Context, mode string, act int64) error {
+	if _, err := t.exec(ctx, "UPDATE trust_policy SET policy=?, set_by=? WHERE id=1", mode, act); err != nil {
+		return fmt.Errorf("setting the trust policy: %w", err)
+	}
+	return nil
+}
+
+// SetTrustMode sets the store's trust mode (trust.ModeOpen or
+// trust.ModeSignedOnly) in one transaction recorded as one activity at
+// now, and returns the mode it had and the activity; when the store has
+// that mode already, nothing is recorded (activity 0). The keys stay as
+// they are: an open store still reports whether a bundle's signer is
+// trusted.
+func (s *Store) SetTrustMode(ctx context.Context, mode string, now time.Time) (was string, act int64, err error) {
+	if err := trust.CheckMode(mode); err != nil {
+		return "", 0, err
+	}
+	err = s.writeTx(ctx, func(tx *writeTx) error {
+		act = 0
+		var err error
+		if was, _, err = trustMode(ctx, tx.tx); err != nil || was == mode {
+			return err
+		}
+		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityTrustPolicy, At: now,
+			Params: map[string]any{"policy": mode, "was": was}}); err != nil {
+			return err
+		}
+		return tx.setTrustMode(ctx, mode, act)
+	})
+	if err != nil {
+		return "", 0, err
+	}
+	return was, act, nil
+}
 
 // ErrNoKey is returned for a key the store does not trust.
 var ErrNoKey = errors.New("not a trusted key of the store")
@@ -69,9 +173,11 @@ func trustedKeys(ctx context.Context, q querier) ([]TrustedKey, error) {
 }
 
 // TrustKeys adds keys to the keys the store trusts, in one transaction
-// recorded as one activity at now. A key trusted already is left as it is,
-// comment included; when every key is, nothing is recorded. It returns the
-// keys it added, in the order given, and the activity (0 when none).
+// recorded as one activity at now, and makes the store's policy
+// signed-only: trusting a key asks for signatures. A key trusted already is
+// left as it is, comment included; when every key is, nothing is recorded
+// and the policy stays as it is. It returns the keys it added, in the
+// order given, and the activity (0 when none).
 func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment string, now time.Time) ([]TrustedKey, int64, error) {
 	var added []TrustedKey
 	var act int64
@@ -92,11 +198,19 @@ func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment
 		if len(added) == 0 {
 			return nil
 		}
-		var err error
+		was, _, err := trustMode(ctx, tx.tx)
+		if err != nil {
+			return err
+		}
 		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityTrustAdd, At: now,
-			Params: map[string]any{"keys": keyParams(added), "comment": comment},
+			Params: map[string]any{"keys": keyParams(added), "comment": comment, "policy": trust.ModeSignedOnly, "was": was},
 			Counts: map[string]any{"added": len(added), "trusted_already": len(keys) - len(added)}}); err != nil {
 			return err
+		}
+		if was != trust.ModeSignedOnly {
+			if err := tx.setTrustMode(ctx, trust.ModeSignedOnly, act); err != nil {
+				return err
+			}
 		}
 		for i := range added {
 			added[i].Activity = act
@@ -118,7 +232,9 @@ func (s *Store) TrustKeys(ctx context.Context, keys []ed25519.PublicKey, comment
 // by its public key line (trust.FormatPublicKey). A name that matches no
 // trusted key, or an id that matches two, is an error and nothing changes.
 // Rows a removed key's bundles brought stay as they are: distrust judges
-// the bundles to come.
+// the bundles to come. The policy never changes: a signed-only store that
+// distrusts its last key accepts nothing as it is until it trusts a key
+// again or its owner opens it (SetTrustMode).
 func (s *Store) DistrustKeys(ctx context.Context, names []string, now time.Time) ([]TrustedKey, int64, error) {
 	var removed []TrustedKey
 	var act int64
@@ -148,8 +264,12 @@ func (s *Store) DistrustKeys(ctx context.Context, names []string, now time.Time)
 		if len(removed) == 0 {
 			return nil
 		}
+		mode, _, err := trustMode(ctx, tx.tx)
+		if err != nil {
+			return err
+		}
 		if act, err = tx.recordActivity(ctx, Activity{Kind: ActivityTrustRemove, At: now,
-			Params: map[string]any{"keys": keyParams(removed)},
+			Params: map[string]any{"keys": keyParams(removed), "policy": mode},
 			Counts: map[string]any{"removed": len(removed)}}); err != nil {
 			return err
 		}

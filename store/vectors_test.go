@@ -229,14 +229,14 @@ func migrateVectorsFrom(t *testing.T, from int) {
 	p := filepath.Join(t.TempDir(), "grimoire.db")
 	if from < 7 && from >= 5 {
 		// A store of schema 6 as bardo wrote it: a store of this schema,
-		// unclustered, less what schema 7 added.
+		// unclustered, less what schemas 7 and 8 added.
 		s, err := Create(ctx, p, Meta{GolemID: "golem-7a-g1", Generation: 1}, 0, t0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustIngest(t, s, vectorExport(t, rng, 3000, dims), t0)
 		for _, q := range []string{
-			"DROP TABLE vector_leaves", "DROP TABLE vector_clusterings",
+			"DROP TABLE vector_leaves", "DROP TABLE vector_clusterings", "DROP TABLE trust_policy",
 			`CREATE TABLE vector_blocks_v6 (id INTEGER PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, polarity TEXT NOT NULL,
 				first_seq INTEGER NOT NULL, n INTEGER NOT NULL CHECK (n BETWEEN 1 AND 2048), seqs BLOB NOT NULL, codes BLOB NOT NULL, bounds BLOB NOT NULL) STRICT`,
 			"INSERT INTO vector_blocks_v6 SELECT id, model, dims, polarity, first_seq, n, seqs, codes, bounds FROM vector_blocks WHERE leaf=0",

@@ -30,11 +30,19 @@
 // A bundle is unsigned, signed by a trusted key, or signed by an untrusted
 // one (bundle.Decode has already checked that a signature verifies against
 // the key it names; Judge checks it again, so that no decision rests on a
-// caller having decoded strictly). A store that trusts no key accepts
-// unsigned bundles: one owner's own lineage needs no keys. Once it trusts
-// a key, or when the caller requires a signature, only a bundle signed by
-// a trusted key is accepted as it is; any other is an *UntrustedError
-// (ErrUntrusted) unless the caller asks for quarantine.
+// caller having decoded strictly). A store's policy has an explicit mode:
+// ModeOpen accepts every bundle as it is (one owner's own lineage needs no
+// keys), ModeSignedOnly only a bundle signed by a trusted key. When the
+// mode is signed-only, or the caller requires a signature, any other
+// bundle is an *UntrustedError (ErrUntrusted) unless the caller asks for
+// quarantine. A policy whose mode is neither is signed-only: it fails
+// closed.
+//
+// The mode changes only when the owner says so: a new store is open;
+// trusting a key makes it signed-only; distrusting keys never changes it,
+// so a store that distrusts its last key stays signed-only and accepts
+// nothing as it is until a key is trusted or the owner opens it (package
+// store keeps the mode, bardo trust open and signed-only set it).
 //
 // # Quarantine
 //

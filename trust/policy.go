@@ -73,16 +73,57 @@ func Judge(b *bundle.Bundle, digest string, trusted []ed25519.PublicKey) (Verdic
 	return v, nil
 }
 
+// Modes of a policy: what a store accepts as it is. A store's mode is
+// explicit (bardo trust ls shows it) and changes only when its owner says
+// so; see the package documentation.
+const (
+	// ModeOpen accepts every bundle as it is, signed or not: one owner's
+	// own lineage needs no keys. A signature is still judged and reported.
+	ModeOpen = "open"
+	// ModeSignedOnly accepts as it is only a bundle signed by a trusted
+	// key. Trusting no key, it accepts nothing as it is.
+	ModeSignedOnly = "signed-only"
+)
+
+// Modes lists the modes, as bardo trust names them.
+var Modes = []string{ModeOpen, ModeSignedOnly}
+
+// ErrMode is matched by the error of a mode that is neither ModeOpen nor
+// ModeSignedOnly.
+var ErrMode = errors.New("not a trust policy")
+
+// CheckMode returns nil for ModeOpen and ModeSignedOnly, and an error
+// matching ErrMode for anything else.
+func CheckMode(mode string) error {
+	if mode != ModeOpen && mode != ModeSignedOnly {
+		return fmt.Errorf("%q: want %q or %q: %w", mode, ModeOpen, ModeSignedOnly, ErrMode)
+	}
+	return nil
+}
+
 // Policy is what a successor requires of a bundle before it inherits it as
 // it is.
 type Policy struct {
+	// Mode is ModeOpen or ModeSignedOnly. Any other value, the zero value
+	// included, is taken as ModeSignedOnly: a policy not known fails
+	// closed.
+	Mode             string
 	Trusted          []ed25519.PublicKey // the store's trusted keys
-	RequireSignature bool                // a trusted signature is required even when Trusted is empty
+	RequireSignature bool                // a trusted signature is required even when the mode is open (--require-signature)
 }
 
 // Required reports whether only a bundle signed by a trusted key is
-// accepted as it is: the store trusts some key, or a signature is required.
-func (p Policy) Required() bool { return p.RequireSignature || len(p.Trusted) > 0 }
+// accepted as it is: the mode is not open, or a signature is required.
+func (p Policy) Required() bool { return p.RequireSignature || p.Mode != ModeOpen }
+
+// Effective is the mode a bundle is judged by: ModeSignedOnly when a
+// trusted signature is required, else ModeOpen.
+func (p Policy) Effective() string {
+	if p.Required() {
+		return ModeSignedOnly
+	}
+	return ModeOpen
+}
 
 // Check judges b (whose digest is digest) under p. A bundle p does not
 // accept is a *UntrustedError, returned with its verdict; a signature that
@@ -126,7 +167,7 @@ type UntrustedError struct {
 	Digest   string
 	Verdict  Verdict
 	Trusted  int  // keys trusted
-	Required bool // a signature was required whatever the keys
+	Required bool // a signature was required by the caller (Policy.RequireSignature), whatever the mode
 }
 
 func (e *UntrustedError) Error() string {
@@ -136,8 +177,10 @@ func (e *UntrustedError) Error() string {
 		why = "the store trusts 1 key"
 	case e.Trusted > 1:
 		why = fmt.Sprintf("the store trusts %d keys", e.Trusted)
-	default:
+	case e.Required:
 		why = "a signature by a trusted key is required, and the store trusts no key"
+	default:
+		why = "the store is signed-only and trusts no key"
 	}
 	if !e.Verdict.Signed {
 		return fmt.Sprintf("bundle %s is unsigned, and %s", e.Digest, why)

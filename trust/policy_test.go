@@ -21,17 +21,27 @@ func TestPolicy(t *testing.T) {
 		status  string
 		refused string // "" when accepted; else what the error says
 	}{
-		{"no keys, unsigned: one owner's lineage", nil, trust.Policy{}, trust.StatusUnsigned, ""},
-		{"no keys, signed: accepted, not trusted", stranger, trust.Policy{}, trust.StatusUntrusted, ""},
-		{"trusted signer", owner, trust.Policy{Trusted: []ed25519.PublicKey{strangerPub, ownerPub}}, trust.StatusTrusted, ""},
-		{"trusted signer, signature required", owner, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}, RequireSignature: true}, trust.StatusTrusted, ""},
-		{"keys, unsigned", nil, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}, trust.StatusUnsigned, "is unsigned, and the store trusts 1 key"},
-		{"keys, untrusted signer", stranger, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub, ownerPub}}, trust.StatusUntrusted,
+		{"open, unsigned: one owner's lineage", nil, trust.Policy{Mode: trust.ModeOpen}, trust.StatusUnsigned, ""},
+		{"open, signed: accepted, not trusted", stranger, trust.Policy{Mode: trust.ModeOpen}, trust.StatusUntrusted, ""},
+		{"open with keys, untrusted signer: accepted", stranger, trust.Policy{Mode: trust.ModeOpen, Trusted: []ed25519.PublicKey{ownerPub}}, trust.StatusUntrusted, ""},
+		{"trusted signer", owner, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{strangerPub, ownerPub}}, trust.StatusTrusted, ""},
+		{"trusted signer, signature required", owner, trust.Policy{Mode: trust.ModeOpen, Trusted: []ed25519.PublicKey{ownerPub}, RequireSignature: true}, trust.StatusTrusted, ""},
+		{"keys, unsigned", nil, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{ownerPub}}, trust.StatusUnsigned, "is unsigned, and the store trusts 1 key"},
+		{"keys, untrusted signer", stranger, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{ownerPub, ownerPub}}, trust.StatusUntrusted,
 			"is signed by key " + trust.KeyID(strangerPub) + ", and the store trusts 2 keys, not this one"},
-		{"signature required, unsigned", nil, trust.Policy{RequireSignature: true}, trust.StatusUnsigned,
+		{"signature required, unsigned", nil, trust.Policy{Mode: trust.ModeOpen, RequireSignature: true}, trust.StatusUnsigned,
 			"is unsigned, and a signature by a trusted key is required, and the store trusts no key"},
-		{"signature required, no keys, signed", owner, trust.Policy{RequireSignature: true}, trust.StatusUntrusted,
+		{"signature required, no keys, signed", owner, trust.Policy{Mode: trust.ModeOpen, RequireSignature: true}, trust.StatusUntrusted,
 			"is signed by key " + trust.KeyID(ownerPub) + ", and a signature by a trusted key is required"},
+		// The last key distrusted: the store stays signed-only and accepts
+		// nothing as it is (issue 38).
+		{"signed-only, no keys, unsigned", nil, trust.Policy{Mode: trust.ModeSignedOnly}, trust.StatusUnsigned,
+			"is unsigned, and the store is signed-only and trusts no key"},
+		{"signed-only, no keys, signed", owner, trust.Policy{Mode: trust.ModeSignedOnly}, trust.StatusUntrusted,
+			"is signed by key " + trust.KeyID(ownerPub) + ", and the store is signed-only and trusts no key"},
+		// A mode not known fails closed.
+		{"no mode, unsigned", nil, trust.Policy{}, trust.StatusUnsigned, "the store is signed-only and trusts no key"},
+		{"unknown mode, unsigned", nil, trust.Policy{Mode: "Open"}, trust.StatusUnsigned, "the store is signed-only and trusts no key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, d := signed(t, newBundle("a", "b", "c"), tc.signer)
@@ -124,12 +134,13 @@ func TestCheckKeyIsCheck(t *testing.T) {
 		signer ed25519.PrivateKey // nil: unsigned
 		policy trust.Policy
 	}{
-		{"no keys, unsigned", nil, trust.Policy{}},
-		{"no keys, signed", stranger, trust.Policy{}},
-		{"required, unsigned", nil, trust.Policy{RequireSignature: true}},
-		{"owner trusted, owner", owner, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
-		{"owner trusted, stranger", stranger, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
-		{"owner trusted, unsigned", nil, trust.Policy{Trusted: []ed25519.PublicKey{ownerPub}}},
+		{"open, unsigned", nil, trust.Policy{Mode: trust.ModeOpen}},
+		{"open, signed", stranger, trust.Policy{Mode: trust.ModeOpen}},
+		{"required, unsigned", nil, trust.Policy{Mode: trust.ModeOpen, RequireSignature: true}},
+		{"signed-only, no keys, signed", owner, trust.Policy{Mode: trust.ModeSignedOnly}},
+		{"owner trusted, owner", owner, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{ownerPub}}},
+		{"owner trusted, stranger", stranger, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{ownerPub}}},
+		{"owner trusted, unsigned", nil, trust.Policy{Mode: trust.ModeSignedOnly, Trusted: []ed25519.PublicKey{ownerPub}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, digest := signed(t, newBundle("a", "b", "c"), tc.signer)

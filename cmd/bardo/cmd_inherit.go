@@ -15,6 +15,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/internal/atomicfile"
+	"github.com/bardo-golem/bardo/lineage"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
@@ -30,6 +31,7 @@ type inheritOptions struct {
 
 	RequireSignature bool // --require-signature
 	Quarantine       bool // --quarantine
+	Adopt            bool // --adopt: a bundle of another lineage, as this store's predecessor
 }
 
 func newInheritCmd(g *globals, runF func(inheritOptions) error) *cobra.Command {
@@ -79,29 +81,50 @@ applied once: applying it again changes nothing and says "applied: false,
 reason: already applied". --dry-run prints the plan (each row's decision)
 and writes nothing, not even a new store.
 
-A store that trusts no key (bardo trust) inherits unsigned bundles. Once
-it trusts a key, or with --require-signature, a bundle not signed by a
-trusted key is refused (exit 77), unless --quarantine: then its entries
+The store's trust policy (bardo trust ls) decides whether the bundle
+arrives as it is: an open store (a new one, or one whose owner said bardo
+trust open) inherits every bundle; a signed-only one (once it trusts a
+key, and still after it distrusts its last one), or any store with
+--require-signature, refuses a bundle not signed by a trusted key (exit
+77), unless --quarantine: then its entries
 arrive quarantined — out of recall, of the germline of bardo export and
 of clade novelty until bardo release — its documents are kept under
 quarantine/<digest>/, and it flags and links none of the store's own rows.
+
+Into an existing store, the bundle must be of the store's line. A store's
+own bundle (its golem id and generation: its death bundle, snapshot or
+clade push) or a descendant's (the store's Golem among its ancestors) is
+refused (exit 65) on every channel, quarantined or not. On the
+predecessor and snapshot channels a bundle of another lineage — another
+lineage id, or, without lineage ids, another first Golem and no ancestor
+in common — is refused (exit 65, naming both lineages) unless --adopt:
+then it is taken as the store's predecessor, recorded as an adoption in
+the inherit's activity, and bardo lineage --store shows it "adopted".
+The clade channel carries other Golems' knowledge by design and refuses
+no lineage: each row's source says whose it is. Trust is judged first:
+a stranger's bundle the policy does not accept exits 77, or with
+--quarantine arrives quarantined, and its release (bardo release
+--bundle, a trusted arrival) needs --adopt. When nothing tells the
+lineages apart (a store of bardo init without --lineage-id, a bundle of
+an older writer), a warning says the bundle was not checked.
 
 Prints what the inherit did (a field/value table, or with --json a
 bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 --store defaults to $BARDO_STORE, else grimoire.db in the working folder.
 
 ` + exitStatus(
-			status{exitDataErr, "the bundle is corrupt or its digest does not match, its kind does not go by --channel, or the store is damaged"},
+			status{exitDataErr, "the bundle is corrupt or its digest does not match, its kind does not go by --channel, it is the store's own or a descendant's, it is of another lineage on the predecessor or snapshot channel without --adopt, or the store is damaged"},
 			status{exitNoInput, "BUNDLE cannot be opened, or a clade bundle names no existing store"},
 			status{exitCantCreat, "the store cannot be created"},
 			status{exitIOErr, "I/O error, disk full included"},
 			status{exitTempFail, "another run holds the store's lock for all of --wait"},
-			status{exitNoPerm, "the bundle is unsigned or signed by an untrusted key, the store trusts keys or --require-signature, and no --quarantine"},
+			status{exitNoPerm, "the bundle is unsigned or signed by an untrusted key, the store is signed-only or --require-signature, and no --quarantine"},
 		),
 		Example: `  bardo inherit golem-7a.bardo --store grimoire.db
   bardo inherit snapshots/golem-7a-20261102T140000Z-3f1c2a9b8e7d.snapshot --store grimoire.db
   bardo inherit golem-7a.bardo --store grimoire.db --dry-run --json | jq .counts
-  bardo inherit sibling.bardo --channel clade --on-similar merge --now 2026-11-03T08:00:00Z`,
+  bardo inherit sibling.bardo --channel clade --on-similar merge --now 2026-11-03T08:00:00Z
+  bardo inherit foundling.bardo --store grimoire.db --adopt`,
 		Args: positional(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Bundle = args[0]
@@ -133,6 +156,7 @@ bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
 	f.BoolVar(&o.RequireSignature, "require-signature", false, "refuse a bundle not signed by a key the store trusts, even when it trusts none (see --quarantine)")
 	f.BoolVar(&o.Quarantine, "quarantine", false, "admit every entry quarantined, until bardo release; how an untrusted bundle may arrive")
+	f.BoolVar(&o.Adopt, "adopt", false, "take a bundle of another lineage as this store's predecessor, recorded as an adoption")
 	f.Var(timeValue{&o.Now}, "now", "`time` recorded for the inherit, RFC 3339 (default: the clock)")
 	return cmd
 }
@@ -159,7 +183,7 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 	}
 	step, planned := g.stepProgress("planning " + inputName(o.Bundle))
 	defer planned()
-	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Progress: step}
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Progress: step, Adopt: o.Adopt}
 	in := &inheritRun{g: g, o: o, b: b, digest: digest, opts: opts, now: now}
 	switch _, err := os.Stat(o.Store.Path); {
 	case err == nil:
@@ -196,7 +220,8 @@ type inheritRun struct {
 	opts   inherit.Options
 	now    time.Time
 
-	verdict  trust.Verdict // the bundle's signature, judged (inherit_trust.go)
+	policy   string        // the mode the bundle was judged by: trust.ModeOpen or trust.ModeSignedOnly (inherit_trust.go)
+	verdict  trust.Verdict // the bundle's signature, judged
 	released bool          // bardo release --bundle: the bundle the store held under quarantine, applied trusted
 }
 
@@ -298,6 +323,14 @@ func (in *inheritRun) into(ctx context.Context) error {
 		return err
 	}
 	in.opts.Trust = in.arrival()
+	// The lineage rules read the store's line, before its rows are read.
+	line := m.Line()
+	if err := in.adoptedWhenQuarantined(ctx, s); err != nil {
+		return err
+	}
+	if err := inherit.CheckLineage(in.b, in.digest, line, in.opts); err != nil {
+		return in.planError(err)
+	}
 	existing, err := s.DedupView(ctx)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", in.o.Store.Path, err)
@@ -306,7 +339,7 @@ func (in *inheritRun) into(ctx context.Context) error {
 	if err := in.supersededView(ctx, s, existing); err != nil {
 		return err
 	}
-	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: s.Vectors(ctx)}, in.opts)
+	plan, err := inherit.PlanBundle(in.b, in.digest, inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: s.Vectors(ctx), Line: &line}, in.opts)
 	if err != nil {
 		return in.planError(err)
 	}
@@ -333,7 +366,37 @@ func (in *inheritRun) into(ctx context.Context) error {
 	return in.render(res, plan)
 }
 
-// planError names the bundle in an error of the planner.
+// planError names the bundle in an error of the planner, with a hint
+// for a bundle the lineage rules refuse.
 func (in *inheritRun) planError(err error) error {
-	return fmt.Errorf("%s: %w", inputName(in.o.Bundle), err)
+	err = fmt.Errorf("%s: %w", inputName(in.o.Bundle), err)
+	var le *inherit.LineageError
+	if !errors.As(err, &le) {
+		return err
+	}
+	switch le.Kinship.Relation {
+	case lineage.RelationStranger:
+		h := "to take it as this store's predecessor all the same, inherit it with --adopt (recorded as an adoption, shown by bardo lineage --store " + in.o.Store.Path + "); a sibling's knowledge comes by --channel clade"
+		if in.released {
+			h = "to release it as this store's predecessor all the same, release it with --adopt (recorded as an adoption)"
+		}
+		return &hintedError{err: err, hint: h}
+	case lineage.RelationSelf:
+		return &hintedError{err: err, hint: "a Golem's own bundle is for its successor: bardo inherit " + inputName(in.o.Bundle) + " --store NEW.db makes one"}
+	}
+	return err
+}
+
+// adoptedWhenQuarantined makes the release of a bundle that was adopted
+// as it arrived quarantined (--quarantine --adopt) an adoption too.
+func (in *inheritRun) adoptedWhenQuarantined(ctx context.Context, s *store.Store) error {
+	if !in.released || in.opts.Adopt {
+		return nil
+	}
+	a, err := s.FindActivity(ctx, store.ActivityInheritQuarantined, in.digest)
+	if err != nil || a == nil {
+		return err
+	}
+	in.opts.Adopt = inherit.Adopted(a.Params)
+	return nil
 }

@@ -31,6 +31,8 @@ type inheritResult struct {
 	GolemID      string         `json:"golem_id"` // the store's
 	Bundle       string         `json:"bundle"`
 	Source       inheritSource  `json:"source"`
+	Trust        *inheritTrust  `json:"trust,omitempty"`   // left out when nothing was judged (already applied)
+	Lineage      *inheritLine   `json:"lineage,omitempty"` // left out for a store the bundle creates, and when already applied
 	CreatedStore bool           `json:"created_store"`
 	Activity     int64          `json:"activity,omitempty"`
 	Plan         *inheritPlan   `json:"plan,omitempty"`
@@ -39,6 +41,23 @@ type inheritResult struct {
 type inheritSource struct {
 	GolemID    string `json:"golem_id"`
 	Generation int    `json:"generation"`
+}
+
+// inheritTrust is what the store's trust policy said of the bundle.
+type inheritTrust struct {
+	Policy      string `json:"policy"`      // the mode it was judged by: open, or signed-only (the store's, or --require-signature)
+	Signer      string `json:"signer"`      // the signing key's id; "" when unsigned
+	Verdict     string `json:"verdict"`     // unsigned | trusted | untrusted
+	Quarantined bool   `json:"quarantined"` // its entries arrive quarantined (--quarantine)
+	Released    bool   `json:"released"`    // bardo release --bundle: a bundle held under quarantine, applied trusted
+}
+
+// inheritLine is what the lineage rules said of the bundle.
+type inheritLine struct {
+	Relation string `json:"relation"` // self | descendant | ancestor | kin | stranger | unknown (package lineage)
+	Store    string `json:"store"`    // the store's lineage, named
+	Bundle   string `json:"bundle"`   // the bundle's lineage, named
+	Adopted  bool   `json:"adopted"`  // a bundle of another lineage taken as a predecessor (--adopt)
 }
 
 type inheritCounts struct {
@@ -66,6 +85,11 @@ func (in *inheritRun) result(p *inherit.Plan, generation int) inheritResult {
 		FlaggedLikelyStale: c.FlaggedLikelyStale, Rederived: c.Rederived, CausalEdges: len(p.Edges), Documents: len(p.Documents),
 	}
 	res.Warnings = emptyIfNil(c.Warnings)
+	if l := p.Lineage; l.Relation != "" {
+		res.Lineage = &inheritLine{Relation: l.Relation, Store: l.Store, Bundle: l.Bundle, Adopted: l.Adopted}
+	}
+	res.Trust = &inheritTrust{Policy: in.policy, Signer: in.verdict.KeyID, Verdict: in.verdict.Status(),
+		Quarantined: p.Trust.Quarantine, Released: p.Trust.Released && !p.Trust.Quarantine}
 	return res
 }
 
@@ -124,6 +148,26 @@ func inheritRows(res inheritResult) [][]string {
 		[]string{"source", fmt.Sprintf("%s generation %d", res.Source.GolemID, res.Source.Generation)},
 		[]string{"channel", res.Channel},
 	)
+	if t := res.Trust; t != nil {
+		v := t.Verdict
+		if t.Signer != "" {
+			v += " (" + t.Signer + ")"
+		}
+		switch {
+		case t.Quarantined:
+			v += ", quarantined"
+		case t.Released:
+			v += ", released"
+		}
+		rows = append(rows, []string{"trust", t.Policy + ": " + v})
+	}
+	if l := res.Lineage; l != nil {
+		v := l.Relation + ": " + l.Bundle
+		if l.Adopted {
+			v = "adopted: " + l.Bundle + ", into " + l.Store
+		}
+		rows = append(rows, []string{"lineage", v})
+	}
 	if res.Degraded {
 		rows = append(rows, []string{"degraded", "true"})
 	}

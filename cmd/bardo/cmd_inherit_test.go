@@ -35,7 +35,9 @@ func TestInheritExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	existing := filepath.Join(dir, "g.db")
-	initTiny(t, existing)
+	initHeir(t, existing)
+	own := filepath.Join(dir, "own.db") // golem-tiny's own store
+	initTiny(t, own)
 
 	for _, tc := range []struct {
 		name   string
@@ -45,6 +47,9 @@ func TestInheritExitCodes(t *testing.T) {
 	}{
 		{"first inherit creates the store", []string{"inherit", good, "--store", "NEW"}, 0, ""},
 		{"into an existing store", []string{"inherit", good, "--store", existing}, 0, ""},
+		{"into its own Golem's store", []string{"inherit", good, "--store", own}, 65, "is the store's own: it is the store's own Golem's, golem-tiny generation 0"},
+		{"into its own Golem's store, quarantined", []string{"inherit", good, "--store", own, "--quarantine"}, 65, "a Golem never inherits its own knowledge back, by any channel"},
+		{"into its own Golem's store by the clade channel", []string{"inherit", good, "--store", own, "--channel", "clade"}, 65, "is the store's own"},
 		{"a corrupt bundle", []string{"inherit", corrupt, "--store", "NEW"}, 65, "corrupt.bardo: bundle: "},
 		{"an export is not a bundle", []string{"inherit", "testdata/tiny.jsonl", "--store", "NEW"}, 65, "testdata/tiny.jsonl is a Grimoire export, not a bardo bundle\nbardo: hint: to make a germline bundle of it use"},
 		{"a missing bundle", []string{"inherit", filepath.Join(dir, "none.bardo"), "--store", "NEW"}, 66, "no such file or directory"},
@@ -54,7 +59,7 @@ func TestInheritExitCodes(t *testing.T) {
 		{"a death bundle on the snapshot channel", []string{"inherit", good, "--store", "NEW", "--channel", "snapshot"}, 65, `channel "snapshot" takes an insurance snapshot, and this is a "death" bundle`},
 		{"an unknown on-similar", []string{"inherit", good, "--store", "NEW", "--on-similar", "drop"}, 2, `--on-similar "drop": want keep, merge or ask`},
 		{"ask without a terminal", []string{"inherit", good, "--store", "NEW", "--on-similar", "ask"}, 2, "standard input is not one"},
-		{"another golem id for a store", []string{"inherit", good, "--store", existing, "--golem-id", "someone"}, 2, `the store ` + existing + ` is golem "golem-tiny"'s`},
+		{"another golem id for a store", []string{"inherit", good, "--store", existing, "--golem-id", "someone"}, 2, `the store ` + existing + ` is golem "golem-tiny-g1"'s`},
 		{"a bad --now", []string{"inherit", good, "--store", "NEW", "--now", "today"}, 2, "not an RFC 3339 time"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +84,7 @@ func TestInheritExitCodes(t *testing.T) {
 }
 
 func TestInheritExitMapping(t *testing.T) {
-	for _, err := range []error{inherit.ErrDigestMismatch, inherit.ErrUnsupported} {
+	for _, err := range []error{inherit.ErrDigestMismatch, inherit.ErrUnsupported, inherit.ErrLineage, &inherit.LineageError{}} {
 		if got := exitCode(fmt.Errorf("b.bardo: %w", err)); got != exitDataErr {
 			t.Errorf("exitCode(%v) = %d, want %d", err, got, exitDataErr)
 		}
@@ -91,7 +96,7 @@ func TestInheritExitMapping(t *testing.T) {
 func TestInheritLocked(t *testing.T) {
 	dir := t.TempDir()
 	path, b := filepath.Join(dir, "g.db"), filepath.Join(dir, "tiny.bardo")
-	initTiny(t, path)
+	initHeir(t, path)
 	mustBundle(t, b)
 	s, err := store.Open(context.Background(), path, store.Options{Write: true})
 	if err != nil {

@@ -79,11 +79,11 @@ did (a field/value table, or with --json a bardo.library-deposit/v1
 document); warnings go to stderr.
 
 A library has a trust policy as a store does (bardo trust add --store
-LIBRARY): once it trusts a key, a bundle not signed by a trusted key is
+LIBRARY): when it is signed-only, a bundle not signed by a trusted key is
 refused (exit 77) and nothing is written, unless --quarantine: then its
 records are deposited quarantined, and no equip selects them until bardo
-release --store LIBRARY releases them. A library the deposit creates
-trusts no key. Every record keeps the verdict of the deposit it came from
+release --store LIBRARY releases them. A library the deposit creates is
+open and trusts no key. Every record keeps the verdict of the deposit it came from
 (the signer's key id, or unsigned; an export or a store is unsigned):
 bardo library equip judges it by the successor's trust policy, as bardo
 inherit judges the bundle it came from. A source deposited quarantined is
@@ -99,7 +99,7 @@ record is not equipped with it.
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
 			status{exitNoInput, "SRC or --pick-file cannot be opened"},
 			status{exitCantCreat, "the library cannot be created"},
-			status{exitNoPerm, "SRC is a bundle not signed by a key the library trusts, and the library trusts keys"},
+			status{exitNoPerm, "SRC is a bundle not signed by a key the library trusts, and the library is signed-only"},
 			status{exitIOErr, "I/O error, disk full included"},
 			status{exitTempFail, "another run holds the library's lock for all of --wait"},
 		),
@@ -295,23 +295,19 @@ func (d *depositRun) into(ctx context.Context) error {
 }
 
 // judge applies the library's trust policy to a bundle deposited, as
-// bardo inherit applies a store's: once the library trusts a key, a bundle
-// not signed by a trusted one is refused (exit 77) before anything is
-// written. A library this deposit creates trusts no key.
+// bardo inherit applies a store's: when the library is signed-only, a
+// bundle not signed by a trusted key is refused (exit 77) before anything
+// is written. A library this deposit creates is open and trusts no key.
 func (d *depositRun) judge(ctx context.Context, s *store.Store) error {
 	d.trust = inherit.Trust{Signature: trust.StatusUnsigned}
 	if d.o.bundle == nil {
 		return nil
 	}
-	var pol trust.Policy
-	if s != nil {
-		keys, err := s.TrustedKeys(ctx)
-		if err != nil {
-			return fmt.Errorf("reading the trusted keys of %s: %w", d.o.Library.Path, err)
-		}
-		pol.Trusted = trustedKeys(keys)
+	pol, err := storePolicy(ctx, s, d.o.Library.Path)
+	if err != nil {
+		return err
 	}
-	v, err := pol.Check(d.o.bundle, d.src.Digest)
+	v, err := pol.Policy(false).Check(d.o.bundle, d.src.Digest)
 	d.trust = inherit.Trust{Signature: v.Status(), SignedBy: v.KeyID}
 	switch {
 	case errors.Is(err, trust.ErrUntrusted) && d.o.Quarantine:

@@ -51,10 +51,15 @@ and the edges among them come along.
 
 Each library entry keeps the verdict of the deposit it came from (the
 signer's key id, or unsigned), and the store's trust policy (bardo trust)
-judges it as bardo inherit judges the bundle it came from: once the store
-trusts a key, an entry not deposited from a bundle signed by a trusted
+judges it as bardo inherit judges the bundle it came from: when the store
+is signed-only, an entry not deposited from a bundle signed by a trusted
 key is left out of the selection — counted and named ("refused") — or,
 with --quarantine, arrives quarantined until bardo release.
+
+A library entry a deposit of the store's own Golem brought (its golem id
+and generation: a live deposit of its export, say) is never equipped back
+to it, as bardo inherit refuses a store's own bundle: it is left out of
+the selection and counted ("own").
 
 An equip is keyed by the library's state, the selection and the store: the
 same equip again changes nothing and says "applied: false, reason:
@@ -123,7 +128,8 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 		return fmt.Errorf("--store %s: %w", o.Store.Path, store.ErrIsLibrary)
 	}
 
-	eo := library.EquipOptions{MaxEntries: o.MaxEntries, Domains: o.Domains, Tags: o.Tags, Categories: o.Categories, Now: now, OnSimilar: o.OnSimilar}
+	line := m.Line()
+	eo := library.EquipOptions{MaxEntries: o.MaxEntries, Domains: o.Domains, Tags: o.Tags, Categories: o.Categories, Now: now, OnSimilar: o.OnSimilar, Line: &line}
 	judge, err := newEquipJudge(ctx, lib, succ, o.Store.Path, o.Quarantine)
 	if err != nil {
 		return err
@@ -167,6 +173,10 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	inherit.MoveAside(&eq.Plan, quarantinedRows)
 	quarantined := judge.confine(eq)
 	judge.note(eq, o.Store.Path, quarantined)
+	if n := sel.Own(); n > 0 {
+		eq.Plan.Counts.Warnings = append(eq.Plan.Counts.Warnings, fmt.Sprintf(
+			"lineage: %d library entries left out: deposited by the store's own Golem (%s generation %d), whose knowledge never comes back to it", n, m.GolemID, m.Generation))
+	}
 	res := newEquipResult(o, m, state, sel, eq)
 	res.Refused, res.Counts.Refused, res.Counts.Quarantined = judge.refused, len(judge.refused), quarantined
 	prev, err := succ.FindActivity(ctx, store.ActivityEquip, eq.Key)

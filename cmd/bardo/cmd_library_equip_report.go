@@ -32,6 +32,7 @@ type equipResult struct {
 
 type equipCounts struct {
 	Considered         int `json:"considered"` // rows of the library
+	Own                int `json:"own"`        // left out: deposited by the store's own Golem
 	Eligible           int `json:"eligible"`   // active, not merged, within the narrowing
 	Selected           int `json:"selected"`   // up to --max-entries
 	Warnings           int `json:"warnings"`   // warnings selected
@@ -65,7 +66,7 @@ func newEquipResult(o libraryEquipOptions, m store.Meta, state string, sel *libr
 	res := equipResult{
 		Library: o.Library.Path, LibraryState: state, Store: o.Store.Path, GolemID: m.GolemID, Generation: m.Generation,
 		Now: eq.Plan.Now.UTC().Format(time.RFC3339Nano), Key: eq.Key,
-		Counts: &equipCounts{Considered: sel.Seen(), Eligible: sel.Eligible(), Selected: len(eq.Choices),
+		Counts: &equipCounts{Considered: sel.Seen(), Own: sel.Own(), Eligible: sel.Eligible(), Selected: len(eq.Choices),
 			Admitted: c.Admitted, SkippedDuplicate: c.SkippedDuplicate, SameAsCandidates: c.SameAsCandidates,
 			ArchivedBelowFloor: c.ArchivedBelowFloor, CausalEdges: len(eq.Plan.Edges)},
 		Warnings:  emptyIfNil(c.Warnings),
@@ -149,6 +150,9 @@ func equipRows(res equipResult) [][]string {
 			{"archived_below_floor", c.ArchivedBelowFloor}, {"causal_edges", c.CausalEdges}, {"warnings", len(res.Warnings)},
 		} {
 			rows = append(rows, []string{r.name, strconv.Itoa(r.n)})
+		}
+		if c.Own > 0 {
+			rows = append(rows, []string{"own", strconv.Itoa(c.Own)})
 		}
 		if c.Refused > 0 {
 			rows = append(rows, []string{"refused", strconv.Itoa(c.Refused)})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/lineage"
 	"github.com/bardo-golem/bardo/store"
 )
@@ -33,7 +33,8 @@ generation given is the root when it names no parent, and "unverified"
 when its parent is older than the files. A store (--store, or the default
 store when no FILE is named) shows its generation, golem id and parent
 bundle, which must be the previous generation's bundle when bundles are
-given, and every bundle it applied, in order, with its channel.
+given, and every bundle it applied, in order, with its channel; a bundle
+of another lineage it adopted (bardo inherit --adopt) says "adopted".
 
 A bundle's header and a store record their ancestry: each ancestor's
 digest, golem id and generation back to generation 0. An ancestor so
@@ -108,7 +109,8 @@ type lineageInherit struct {
 	GolemID    string `json:"golem_id"`
 	Generation int    `json:"generation"`
 	Channel    string `json:"channel"`
-	Parent     bool   `json:"parent"` // the bundle the store was created from
+	Parent     bool   `json:"parent"`  // the bundle the store was created from
+	Adopted    bool   `json:"adopted"` // a bundle of another lineage, adopted as a predecessor (inherit --adopt)
 }
 
 // brokenChainError is lineage's result when a parent is missing or
@@ -145,7 +147,7 @@ func runLineage(c *cobra.Command, g *globals, o lineageOptions) error {
 	}
 	for _, in := range r.Inherits {
 		res.Inherits = append(res.Inherits, lineageInherit{Activity: in.Activity, At: in.At, Digest: in.Digest,
-			GolemID: in.GolemID, Generation: in.Generation, Channel: in.Channel, Parent: in.Digest == st.ParentBundle})
+			GolemID: in.GolemID, Generation: in.Generation, Channel: in.Channel, Parent: in.Digest == st.ParentBundle, Adopted: in.Adopted})
 	}
 	if g.json {
 		if err := writeJSON(g.stdout, "bardo.lineage/v1", res); err != nil {
@@ -183,17 +185,9 @@ func readLineageBundle(g *globals, path string) (lineage.Bundle, error) {
 	if err != nil {
 		return lineage.Bundle{}, err
 	}
-	h := &b.Header
-	return lineage.Bundle{Name: inputName(path), Digest: digest, Kind: h.Kind, GolemID: h.GolemID,
-		Generation: h.Generation, ExportedAt: h.ExportedAt, Parents: h.Parents, Ancestry: lineageAncestry(h.Ancestry)}, nil
-}
-
-func lineageAncestry(as []bundle.Ancestor) []lineage.Ancestor {
-	out := make([]lineage.Ancestor, len(as))
-	for i, a := range as {
-		out[i] = lineage.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation}
-	}
-	return out
+	lb := inherit.LineageOf(&b.Header, digest)
+	lb.Name = inputName(path)
+	return lb, nil
 }
 
 func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
@@ -207,16 +201,13 @@ func readLineageStore(c *cobra.Command, sf storeFlags) (*lineage.Store, error) {
 		return nil, err
 	}
 	m := s.Meta()
-	st := &lineage.Store{Name: sf.Path, GolemID: m.GolemID, Generation: m.Generation, ParentBundle: m.ParentBundle}
-	for _, a := range m.Ancestry {
-		st.Ancestry = append(st.Ancestry, lineage.Ancestor{Digest: a.Digest, GolemID: a.GolemID, Generation: a.Generation})
-	}
+	st := &lineage.Store{Name: sf.Path, GolemID: m.GolemID, Generation: m.Generation, ParentBundle: m.ParentBundle, Ancestry: m.Line().Ancestry}
 	for _, a := range acts {
 		if a.Kind != store.ActivityInherit {
 			continue
 		}
 		in := lineage.Inherit{Activity: a.ID, At: a.At.Format(time.RFC3339Nano), Digest: a.InputDigest,
-			GolemID: a.SourceGolemID, Channel: a.Channel}
+			GolemID: a.SourceGolemID, Channel: a.Channel, Adopted: inherit.Adopted(a.Params)}
 		if a.SourceGeneration != nil {
 			in.Generation = *a.SourceGeneration
 		}
@@ -269,8 +260,11 @@ func lineageRows(res lineageResult, terminal bool) [][]string {
 	}
 	for _, in := range res.Inherits {
 		role := "applied"
-		if in.Parent {
+		switch {
+		case in.Parent:
 			role = "parent"
+		case in.Adopted:
+			role = "adopted"
 		}
 		rows = append(rows, tree([]string{"inherit", strconv.Itoa(in.Generation), in.GolemID, dash(in.Digest), "-", in.Channel,
 			fmt.Sprintf("activity %d at %s", in.Activity, in.At), role}, storeIndent+"·"))

@@ -19,11 +19,15 @@ import (
 // review of a bundle inherited with --quarantine done as a whole.
 func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 	var digest string
+	var adopt bool
 	run := cmd.RunE
 	cmd.Use = "release [ID...] [--bundle DIGEST]"
 	cmd.Args = positional(0, -1)
 	cmd.RunE = func(c *cobra.Command, args []string) error {
 		if digest == "" {
+			if adopt {
+				return usagef(c.CommandPath(), "--adopt releases a bundle: it goes with --bundle DIGEST")
+			}
 			if len(args) == 0 {
 				return usagef(c.CommandPath(), "missing ID argument, or --bundle DIGEST")
 			}
@@ -72,7 +76,7 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 			if f := c.Flags().Lookup("now"); f != nil {
 				now = f.Value.String()
 			}
-			if err := releaseHeld(c.Context(), g, held, storeFlags{Path: path, Wait: wait}, now); err != nil {
+			if err := releaseHeld(c.Context(), g, held, storeFlags{Path: path, Wait: wait}, now, adopt); err != nil {
 				return err
 			}
 			if len(args) == 0 {
@@ -91,6 +95,7 @@ func withReleaseBundle(g *globals, cmd *cobra.Command) *cobra.Command {
 		return run(c, append(args, ids...))
 	}
 	cmd.Flags().StringVar(&digest, "bundle", "", "release the quarantined bundle of `digest` as a trusted inherit of it, planned now")
+	cmd.Flags().BoolVar(&adopt, "adopt", false, "with --bundle: release a bundle of another lineage as the store's predecessor, recorded as an adoption")
 	help := `--bundle DIGEST releases the bundle of that digest (bardo inherit
 --quarantine prints it) as a whole: the store kept the bundle when it
 arrived quarantined, and plans it again now as a trusted inherit, against
@@ -107,6 +112,11 @@ quarantined the bundle
 before schema 3 kept no copy: then its quarantined entries are released
 as they are, and a warning says so. When nothing of the bundle is
 quarantined and no ID is named, nothing changes and it exits 0.
+
+The release is a trusted arrival, and meets the lineage rules bardo
+inherit applies: a bundle of another lineage that came by the predecessor
+or snapshot channel is refused (exit 65) unless --adopt (or it was
+quarantined with --adopt), recorded as an adoption.
 
 `
 	if i := strings.Index(cmd.Long, "EXIT STATUS"); i >= 0 {
@@ -131,7 +141,7 @@ func releasedByHand(ctx context.Context, s *store.Store, digest string) (int, er
 // trusted inherit of it: planned now against the store, through the
 // planner's rules for a trusted arrival (inherit.Trust.Released), with the
 // channel and --on-similar it came with.
-func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf storeFlags, nowFlag string) error {
+func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf storeFlags, nowFlag string, adopt bool) error {
 	b, err := bundle.DecodeChecked(bytes.NewReader(held.Bundle), fmt.Sprintf("the copy of bundle %s that %s kept", held.Digest, sf.Path))
 	if err != nil {
 		return err
@@ -148,8 +158,8 @@ func releaseHeld(ctx context.Context, g *globals, held *store.HeldBundle, sf sto
 		onSimilar = inherit.OnSimilarKeep
 		g.notef("release: bundle %s came with --on-similar ask, and standard input is not a terminal: its close pairs are kept both", held.Digest)
 	}
-	o := inheritOptions{Bundle: held.Digest, Store: sf, Channel: held.Channel, OnSimilar: onSimilar, Now: now}
-	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now}
+	o := inheritOptions{Bundle: held.Digest, Store: sf, Channel: held.Channel, OnSimilar: onSimilar, Now: now, Adopt: adopt}
+	opts := inherit.Options{Channel: o.Channel, OnSimilar: o.OnSimilar, Now: now, Adopt: adopt}
 	in := &inheritRun{g: g, o: o, b: b, digest: held.Digest, opts: opts, now: now, released: true}
 	g.notef("release: bundle %s, quarantined by activity %d, is planned again as a trusted inherit of it against %s as it is now", held.Digest, held.Activity, sf.Path)
 	return in.into(ctx)

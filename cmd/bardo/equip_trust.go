@@ -30,15 +30,15 @@ type equipJudge struct {
 }
 
 func newEquipJudge(ctx context.Context, lib, succ *store.Store, succPath string, quarantine bool) (*equipJudge, error) {
-	keys, err := succ.TrustedKeys(ctx)
+	pol, err := storePolicy(ctx, succ, succPath)
 	if err != nil {
-		return nil, fmt.Errorf("reading the trusted keys of %s: %w", succPath, err)
+		return nil, err
 	}
 	verdicts, err := lib.DepositVerdicts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &equipJudge{policy: trust.Policy{Trusted: trustedKeys(keys)}, verdicts: verdicts, quarantine: quarantine,
+	return &equipJudge{policy: pol.Policy(false), verdicts: verdicts, quarantine: quarantine,
 		quarantined: map[string]bool{}}, nil
 }
 

@@ -77,7 +77,7 @@ func exitCode(err error) int {
 		return exitDataErr
 	case errors.Is(err, grimoire.ErrMalformed), errors.Is(err, bundle.ErrCorrupt), errors.Is(err, trust.ErrMalformedKey),
 		errors.Is(err, bundle.ErrDigestList), errors.Is(err, bundle.ErrPastLimit),
-		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported),
+		errors.Is(err, inherit.ErrDigestMismatch), errors.Is(err, inherit.ErrUnsupported), errors.Is(err, inherit.ErrLineage),
 		errors.Is(err, bundlediff.ErrIncomparable):
 		return exitDataErr
 	case errors.Is(err, store.ErrNewerSchema), errors.Is(err, store.ErrOlderSchema), errors.Is(err, store.ErrNotStore),

@@ -15,18 +15,16 @@ import (
 // a bundle the policy does not accept is refused (exit 77) before anything
 // is written, unless --quarantine asks for it to arrive confined.
 
-// judge checks the bundle against the keys trusted (none for a store this
-// inherit creates) and --require-signature. It records the verdict in the
-// run.
+// judge checks the bundle against the store's trust policy (a store this
+// inherit creates is open and trusts no key) and --require-signature. It
+// records the policy and the verdict in the run.
 func (in *inheritRun) judge(ctx context.Context, s *store.Store) error {
-	p := trust.Policy{RequireSignature: in.o.RequireSignature}
-	if s != nil {
-		keys, err := s.TrustedKeys(ctx)
-		if err != nil {
-			return fmt.Errorf("reading the trusted keys of %s: %w", in.o.Store.Path, err)
-		}
-		p.Trusted = trustedKeys(keys)
+	pol, err := storePolicy(ctx, s, in.o.Store.Path)
+	if err != nil {
+		return err
 	}
+	p := pol.Policy(in.o.RequireSignature)
+	in.policy = p.Effective()
 	v, err := p.Check(in.b, in.digest)
 	in.verdict = v
 	switch {
@@ -34,19 +32,35 @@ func (in *inheritRun) judge(ctx context.Context, s *store.Store) error {
 		// Quarantined, or released by a person after review.
 		return nil
 	case errors.Is(err, trust.ErrUntrusted):
-		return &hintedError{err: in.planError(err), hint: untrustedHint(in.o.Store.Path, in.digest, v)}
+		return &hintedError{err: in.planError(err), hint: untrustedHint(in.o.Store.Path, in.digest, v, pol)}
 	case err != nil:
 		return in.planError(err)
 	}
 	return nil
 }
 
-func untrustedHint(storePath, digest string, v trust.Verdict) string {
+func untrustedHint(storePath, digest string, v trust.Verdict, pol *store.TrustPolicy) string {
 	h := "inherit it with --quarantine to review its entries first (then bardo release --store " + storePath + " --bundle " + digest + ")"
 	if v.Signed {
 		h += ", or trust its key " + v.KeyID + " with bardo trust add"
 	}
+	if pol.Mode == trust.ModeSignedOnly && len(pol.Keys) == 0 {
+		h += "; the store is signed-only and trusts no key: it accepts no bundle as it is until a key is trusted, or its owner opens it with bardo trust open --store " + storePath
+	}
 	return h
+}
+
+// storePolicy reads the trust policy of s, or for a store the run creates
+// (s nil) a new store's: open, trusting no key.
+func storePolicy(ctx context.Context, s *store.Store, path string) (*store.TrustPolicy, error) {
+	if s == nil {
+		return store.NewStorePolicy(), nil
+	}
+	p, err := s.TrustPolicy(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the trust policy of %s: %w", path, err)
+	}
+	return p, nil
 }
 
 // arrival is how the verdict makes the bundle arrive: an input of the

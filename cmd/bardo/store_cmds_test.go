@@ -34,6 +34,15 @@ func initTiny(t *testing.T, path string) {
 	}
 }
 
+// initHeir makes an empty store for a successor of golem-tiny (whose
+// bundle a test inherits: a store never inherits its own Golem's).
+func initHeir(t *testing.T, path string) {
+	t.Helper()
+	if code, _, stderr := bardo(t, "", "init", "--store", path, "--golem-id", "golem-tiny-g1", "--generation", "1", "--now", "2026-11-02T12:00:00Z"); code != 0 {
+		t.Fatalf("init exited %d: %s", code, stderr)
+	}
+}
+
 // TestStoreExitCodes pins the exit code of each class of failure of the
 // store commands.
 func TestStoreExitCodes(t *testing.T) {

@@ -203,7 +203,7 @@ func TestTrustCommands(t *testing.T) {
 	wantExit(t, 65, "malformed key", "trust", "add", a.secret, "--store", st)
 	wantExit(t, 66, "no such file", "trust", "add", filepath.Join(dir, "none.pub"), "--store", st)
 	wantExit(t, 66, "not a trusted key of the store", "trust", "rm", "ed25519:0000000000000000", trust.KeyID(aPub), "--store", st)
-	wantExit(t, 2, "missing command: add, ls or rm", "trust")
+	wantExit(t, 2, "missing command: add, ls, rm, open or signed-only", "trust")
 	wantExit(t, 2, `unknown command "list"`, "trust", "list")
 	if !bytes.Equal(before, mustRead(t, st)) {
 		t.Error("commands that changed nothing changed the store file")
