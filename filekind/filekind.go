@@ -78,20 +78,31 @@ var (
 	magicSQLite = []byte("SQLite format 3\x00")
 )
 
+// A Codec is a compression Compression recognises: its kind and the magic
+// bytes its streams start with.
+type Codec struct {
+	Kind  Kind
+	Magic []byte
+}
+
+// Codecs are the compressions Compression recognises, in the order it
+// tries them: the one list of them. Which of them an export may come in
+// is the export reader's business (grimoire.Compressions).
+var Codecs = []Codec{
+	{Zstd, magicZstd},
+	{Gzip, magicGzip},
+	{Bzip2, magicBzip2},
+	{Xz, magicXz},
+	{Lz4, magicLz4},
+}
+
 // Compression tells the compression a head starts with, by its magic
-// bytes: Zstd, Gzip, Bzip2, Xz, Lz4, or Unknown for none of them.
+// bytes: the Kind of one of Codecs, or Unknown for none of them.
 func Compression(head []byte) Kind {
-	switch {
-	case bytes.HasPrefix(head, magicZstd):
-		return Zstd
-	case bytes.HasPrefix(head, magicGzip):
-		return Gzip
-	case bytes.HasPrefix(head, magicBzip2):
-		return Bzip2
-	case bytes.HasPrefix(head, magicXz):
-		return Xz
-	case bytes.HasPrefix(head, magicLz4):
-		return Lz4
+	for _, c := range Codecs {
+		if bytes.HasPrefix(head, c.Magic) {
+			return c.Kind
+		}
 	}
 	return Unknown
 }

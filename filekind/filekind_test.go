@@ -98,3 +98,15 @@ func TestReadLargeBundle(t *testing.T) {
 		t.Errorf("Read = %q, %v; want bundle", got, err)
 	}
 }
+
+// TestMagicLen: Compression sees enough bytes for every codec's magic.
+func TestMagicLen(t *testing.T) {
+	for _, c := range Codecs {
+		if len(c.Magic) > MagicLen {
+			t.Errorf("%s: magic of %d bytes, MagicLen %d", c.Kind, len(c.Magic), MagicLen)
+		}
+		if got := Compression(c.Magic); got != c.Kind {
+			t.Errorf("Compression(%x) = %q, want %q", c.Magic, got, c.Kind)
+		}
+	}
+}

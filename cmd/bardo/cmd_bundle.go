@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/store"
 	"github.com/bardo-golem/bardo/trust"
 )
@@ -24,15 +25,17 @@ func newBundleCmd(g *globals, runF func(bundleOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bundle EXPORT -o OUT",
 		Short: "Make the germline bundle of a Grimoire export",
-		Long: `Read a Grimoire export (bardo.grimoire-export/v1, plain, zstd or gzip)
-and write its germline bundle (bardo.bundle/v1) to OUT: the entries that
-pass the genomic bottleneck (quality_score × decay at the export's
-exported_at, at most --max-entries), PLAYBOOK.md, the causal graph among
-the selected entries, the epistemic autopsy (see bardo autopsy) and the
-9-category death reflection (see bardo reflect), each item scored for
-novelty against the --clade sources. Episodes and everything else of the
+		Long: `Read a Grimoire export (bardo.grimoire-export/v1, specified in
+docs/EXPORT.md of bardo's source) and write its germline bundle
+(bardo.bundle/v1) to OUT: the entries that pass the genomic bottleneck
+(quality_score × decay at the export's exported_at, at most
+--max-entries), PLAYBOOK.md, the causal graph among the selected
+entries, the epistemic autopsy (see bardo autopsy) and the 9-category
+death reflection (see bardo reflect), each item scored for novelty
+against the --clade sources. Episodes and everything else of the
 soma die with the Golem; entries the reflection or the autopsy name that
-did not pass the bottleneck are declared left out.
+did not pass the bottleneck are declared left out. The export may be
+` + grimoire.CompressionsText() + ` (told from its first bytes).
 
 The autopsy always records its window; it names toxic entries only when a
 death clock fired, or with --force. --advisor CMD lets a shell command

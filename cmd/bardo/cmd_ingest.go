@@ -40,9 +40,11 @@ generation) and bring it into the store, in one transaction:
     STRATEGY.md are written; episodes and the rest of the soma are skipped.
 
 Ingesting is idempotent by the export's content: the sha256 of its JSON
-lines, after zstd or gzip decompression. The same export a second time,
-compressed or not, under any name, changes nothing and says "applied:
-false, reason: already applied". A malformed export changes nothing.
+lines, after decompression (the export may be
+` + grimoire.CompressionsText() + `). The same export a second
+time, compressed or not, under any name, changes nothing and says
+"applied: false, reason: already applied". A malformed export changes
+nothing.
 
 Prints what the ingest did (a field/value table, or with --json a
 bardo.ingest/v1 document).
