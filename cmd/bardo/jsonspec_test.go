@@ -425,12 +425,19 @@ const jsonSpecCaptureEnv = "BARDO_TEST_JSON_CAPTURE"
 // check against JSON.md.
 func jsonSpecMain() {
 	dir := os.Getenv(jsonSpecCaptureEnv)
-	if dir == "" || !hasJSONFlag(os.Args[1:]) {
+	export := dir != "" && isExportRun(os.Args[1:])
+	if dir == "" || !hasJSONFlag(os.Args[1:]) && !export {
 		main()
 		return
 	}
 	var stdout, stderr bytes.Buffer
 	code := run(os.Args[1:], os.Stdin, io.MultiWriter(os.Stdout, &stdout), io.MultiWriter(os.Stderr, &stderr))
+	if export && code == 0 {
+		captureExport(dir, os.Args[1:], stdout.Bytes()) // for checkCapturedExports
+	}
+	if !hasJSONFlag(os.Args[1:]) {
+		os.Exit(code)
+	}
 	if rec, err := json.Marshal(jsonRun{os.Args[1:], stdout.String(), stderr.String()}); err == nil {
 		if f, err := os.CreateTemp(dir, "run-*.json"); err == nil {
 			f.Write(rec)

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // Every --json run of the scripts is then held to JSON.md.
 func TestScript(t *testing.T) {
 	capture := t.TempDir()
-	t.Cleanup(func() { checkCapturedRuns(t, capture) })
+	t.Cleanup(func() { checkCapturedRuns(t, capture); checkCapturedExports(t, capture) })
 	fixtures, err := filepath.Abs(filepath.Join("..", "..", "fixtures"))
 	if err != nil {
 		t.Fatal(err)
