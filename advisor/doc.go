@@ -1,5 +1,5 @@
-// Package advisor implements the advisor protocol of cli.md ("bundle
-// --advisor CMD"): how bardo asks an external command — an LLM CLI, say —
+// Package advisor implements the advisor protocol of "bundle --advisor
+// CMD" (docs/DECISIONS.md#death-reflection, category 6): how bardo asks an external command — an LLM CLI, say —
 // to write the death reflection's category 6, tell_successor, and which
 // answers it takes.
 //

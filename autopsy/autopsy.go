@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The autopsy's settled numbers (decisions.md, "Epistemic autopsy").
+// The autopsy's settled numbers (docs/DECISIONS.md#epistemic-autopsy).
 const (
 	// WindowTicks is the length of the trailing window, in ticks.
 	WindowTicks = 500

@@ -1,8 +1,8 @@
 // Package autopsy runs the epistemic autopsy of a dying Golem: it decides
 // whether a death clock fired, measures the last 500 ticks of predictions,
 // and ranks the Grimoire entries that drove the failed ones — the "toxic
-// knowledge" a successor must treat with suspicion — as decisions.md
-// ("Epistemic autopsy") settles it.
+// knowledge" a successor must treat with suspicion — as
+// docs/DECISIONS.md#epistemic-autopsy settles it.
 //
 // A [Collector] streams: it is fed the export's records one by one and keeps
 // only small bookkeeping per record (an entry's id, confidence, decay class

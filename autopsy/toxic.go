@@ -87,7 +87,7 @@ func (c *Collector) validUses(entries []int32, start int64, lastValid string) []
 	return out
 }
 
-// recommend applies decisions.md's rules to an entry's window tally, given
+// recommend applies the rules of docs/DECISIONS.md#epistemic-autopsy to an entry's window tally, given
 // the whole window's tally and the entry's tally before the window in
 // lastValid; the first match wins.
 func recommend(window, all, valid tally, lastValid string) (recommendation, reason string) {

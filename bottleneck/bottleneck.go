@@ -4,7 +4,7 @@
 //
 // # Rule
 //
-// decisions.md, "Genomic bottleneck":
+// docs/DECISIONS.md#genomic-bottleneck:
 //
 //	bottleneck_rank = quality_score × temporal_decay(last_accessed_at, now)
 //
@@ -33,7 +33,7 @@ import (
 )
 
 // DefaultMaxEntries is the cap of the bottleneck when none is given
-// (decisions.md: "Cap 2048").
+// (docs/DECISIONS.md#genomic-bottleneck: "Cap 2048").
 const DefaultMaxEntries = 2048
 
 // MaxEntriesLimit is the largest cap a caller may ask for; it bounds the

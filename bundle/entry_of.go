@@ -59,7 +59,7 @@ func EntryOf(e *grimoire.Entry, h *grimoire.Header, score, decay float64) Entry 
 // conversion every reader of a bundle's entries makes (inherit, library):
 // its vector unpacked and widened to float32 (Embedding.Unpack), its times parsed, its scores clamped to [0,1] and
 // its counts to what an export allows (counts ≥ 0, strength ≥ 1), its
-// source filled in as decisions.md's default (the bundle's Golem and
+// source filled in as docs/DECISIONS.md#inheritance's default (the bundle's Golem and
 // generation, the entry's confidence) when the bundle names none. Score
 // and Decay are the bottleneck's and have no field to go to. h is the
 // bundle's header, whose embedding space the vector is in; section names
@@ -103,7 +103,7 @@ func (e *Entry) Grimoire(h *Header, section string) (grimoire.Entry, string, err
 	}
 	src := grimoire.Source{GolemID: e.Source.GolemID, Generation: e.Source.Generation, Confidence: unit(e.Source.Confidence)}
 	if src.GolemID == "" {
-		// A Golem's own entry: decisions.md's default source.
+		// A Golem's own entry: the default source (docs/DECISIONS.md#inheritance).
 		src = grimoire.Source{GolemID: h.GolemID, Generation: h.Generation, Confidence: unit(e.Confidence)}
 	}
 	atCreation := unit(e.ConfidenceAtCreation)

@@ -1,7 +1,6 @@
 package bundle
 
-// The settled numbers of an insurance snapshot (decisions.md, "Insurance
-// snapshot"). Check holds a snapshot to them, so that verify --deep can
+// The settled numbers of an insurance snapshot (docs/DECISIONS.md#insurance-snapshot). Check holds a snapshot to them, so that verify --deep can
 // tell a snapshot whose notes or trajectory disagree with its own numbers.
 const (
 	// SnapshotEpisodes is how many episodes a snapshot keeps: the last ones,

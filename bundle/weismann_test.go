@@ -11,7 +11,7 @@ import (
 	"github.com/bardo-golem/bardo/bundle/internal/testkit"
 )
 
-// somaWords are what decisions.md calls soma: never in a germline bundle.
+// somaWords are what docs/DECISIONS.md#weismann-barrier calls soma: never in a germline bundle.
 var somaWords = []string{
 	"episode", "decision", "cache", "emotion", "pleasure", "arousal", "dominance",
 	"owner", "address", "metric", "fitness", "credit", "trajectory",

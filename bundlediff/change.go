@@ -77,7 +77,7 @@ func precision(a, b float64) int {
 }
 
 // signed gives a formatted number its sign: "+0.100", "−0.045" (U+2212,
-// the minus sign, as in the printed deltas of cli.md).
+// the minus sign, as bardo diff prints its deltas).
 func signed(s string) string {
 	if rest, ok := strings.CutPrefix(s, "-"); ok {
 		return "−" + rest

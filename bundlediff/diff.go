@@ -17,7 +17,7 @@ const (
 )
 
 // ContentThreshold is the least cosine at which MatchContent takes an
-// entry of B for a re-minted entry of A (decisions.md, "diff matching").
+// entry of B for a re-minted entry of A (docs/DECISIONS.md#similarities-that-decide: diff matching).
 const ContentThreshold = 0.95
 
 // Options are the choices of a diff.

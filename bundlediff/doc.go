@@ -10,7 +10,7 @@
 //   - the header: by field, nested fields by path ("counts.entries");
 //   - entries: by id. With MatchContent, the entries left over are
 //     matched by the cosine of their vectors, at least ContentThreshold
-//     (0.95, decisions.md), computed in float64 (similarity.Cosine64), in
+//     (0.95, docs/DECISIONS.md#similarities-that-decide), computed in float64 (similarity.Cosine64), in
 //     the bundles' common embedding space, or in bardo-text/v1 of the
 //     content when an entry has no embedding there. Pairs are taken
 //     greedily, best first, ties by id; each entry is in one pair at most.

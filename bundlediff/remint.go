@@ -24,7 +24,7 @@ type pair struct {
 // Two entries compare by their embeddings when both have one and the
 // bundles share an embedding space (space is its model, "" when they do
 // not); otherwise by the bardo-text/v1 vectors of their content
-// (decisions.md: vectors are compared only within one space). A pair
+// (docs/DECISIONS.md#similarities-that-decide: vectors are compared only within one space). A pair
 // qualifies at a cosine of at least ContentThreshold, computed with
 // similarity.Cosine64 so that every CPU decides alike. Pairs are taken
 // greedily, best cosine first, ties by the id of A's entry then of B's,

@@ -1,8 +1,8 @@
 // Package clade loads clade knowledge — what a Golem's siblings and
 // ancestors already know — for novelty scoring (package novelty), from the
 // sources `--clade` names: a Grimoire export, a germline bundle, and the
-// entries of a store (decisions.md, "Novelty"; cli.md: "SRC for --clade is
-// a Grimoire export, a bundle or a store").
+// entries of a store (docs/DECISIONS.md#novelty; docs/CLI.md#commands: "SRC of --clade
+// is a Grimoire export, a bundle or a store").
 //
 // # What a source contributes
 //

@@ -1,5 +1,5 @@
 // Package decay computes the temporal decay of a Grimoire entry at a
-// reference time, as decisions.md settles it:
+// reference time, as docs/DECISIONS.md#decay settles it:
 //
 //	temporal_decay = 0.5 ^ (Δt / (H × strength))
 //

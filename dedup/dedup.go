@@ -6,7 +6,7 @@ import (
 	"github.com/bardo-golem/bardo/similarity"
 )
 
-// The thresholds of decisions.md, "Inheritance": the one place they are
+// The thresholds of docs/DECISIONS.md#dedup: the one place they are
 // defined.
 const (
 	// SkipAbove: a row whose best cosine exceeds it is a sighting.

@@ -1,6 +1,6 @@
 // Package dedup decides, for rows arriving in a store, which are the same
-// knowledge as a row the store holds or an earlier arrival: decisions.md,
-// "Inheritance", its dedup rules and thresholds. An inherit (package
+// knowledge as a row the store holds or an earlier arrival: the rules and
+// thresholds of docs/DECISIONS.md#dedup. An inherit (package
 // inherit) and the Library of Babel's deposits and equips (package library)
 // meet a store's rows through it alike. It is pure and deterministic: the
 // same rows in the same order give the same verdicts, bit for bit, on

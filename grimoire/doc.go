@@ -1,5 +1,5 @@
 // Package grimoire reads and writes Grimoire exports in the
-// bardo.grimoire-export/v1 format: JSON Lines, one header then records of
+// bardo.grimoire-export/v1 format (docs/EXPORT.md): JSON Lines, one header then records of
 // any type in any order, optionally compressed with zstd, gzip or bzip2 (detected
 // from the magic bytes, never from the name).
 //
@@ -28,9 +28,8 @@
 // used_entry_ids — follows one rule, [CheckID]: non-empty, at most
 // [MaxIDBytes] bytes, printable characters only (no control or format
 // characters: no NUL, no bidi override U+202E, no zero-width U+200B–U+200D
-// or U+FEFF) and no space at either end. The shared export spec says only
-// that ids are strings; this is bardo's reading of it, so that every id
-// can be typed back to archive, hold, purge or release the row. A record
+// or U+FEFF) and no space at either end (docs/EXPORT.md#values), so that
+// every id can be typed back to archive, hold, purge or release the row. A record
 // that breaks it is refused (exit 65) with its line.
 //
 // # Sources

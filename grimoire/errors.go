@@ -25,7 +25,7 @@ type FieldError struct {
 	Err   error  // what is wrong
 }
 
-// Error formats the error as cli.md shows it:
+// Error formats the error as docs/CLI.md#messages shows it:
 //
 //	grimoire.jsonl:1423: entry "7f3c9a12-…-e1": confidence 1.7 is outside [0,1]
 func (e *FieldError) Error() string {

@@ -28,7 +28,7 @@ func digestN(n int) string { return fmt.Sprintf("sha256:%064x", n) }
 // anc is an ancestor of digest n at generation gen.
 func anc(n, gen int) obj { return obj{"digest": digestN(n), "golem_id": "g", "generation": gen} }
 
-// TestValidationRules pins every rule of grimoire-export.md and its exact
+// TestValidationRules pins every rule of docs/EXPORT.md and its exact
 // message.
 func TestValidationRules(t *testing.T) {
 	noSpace := baseHeader.with("embedding", absent)

@@ -29,7 +29,7 @@ func (pl *planner) entryCandidate(section string, e *bundle.Entry) (*candidate, 
 		return nil, err
 	}
 	if e.Source.GolemID == "" {
-		pl.w.noSource++ // a Golem's own entry: decisions.md's default source
+		pl.w.noSource++ // a Golem's own entry: the default source (docs/DECISIONS.md#inheritance)
 	}
 	src := g.Source
 	var conf, base float64

@@ -18,7 +18,7 @@ type rowCategory struct {
 }
 
 // reflectionRows maps reflection category names to the rows their items
-// become (decisions.md, "Inheritance"); the other four are documents.
+// become (docs/DECISIONS.md#inheritance); the other four are documents.
 var reflectionRows = map[string]rowCategory{
 	"learned":      {category: grimoire.CategoryInsight},
 	"got_wrong":    {category: grimoire.CategoryWarning},

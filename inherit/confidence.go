@@ -6,7 +6,7 @@ import (
 	"github.com/bardo-golem/bardo/decay"
 )
 
-// The numbers of decisions.md, "Inheritance".
+// The numbers of docs/DECISIONS.md#inheritance.
 const (
 	// BasePredecessor caps an inherited entry's confidence.
 	BasePredecessor = 0.3

@@ -111,7 +111,7 @@ func TestCladeConfidence(t *testing.T) {
 	}
 }
 
-// TestSeedChain is the seed's example (decisions.md, "Inheritance"): a
+// TestSeedChain is the seed's example (docs/DECISIONS.md#inheritance): a
 // generation-0 heuristic at 0.9 arrives at 0.3 in generation 1; passed on
 // unchanged (its source still generation 0 at 0.9) it arrives at 0.255 in
 // generation 2 and 0.21675 in generation 3; re-validated in generation 2

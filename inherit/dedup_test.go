@@ -16,7 +16,7 @@ import (
 )
 
 // TestPlantedCosines plants one store row at e1 and one incoming entry at
-// an exact cosine to it (decisions.md: > 0.95 sighting, 0.90 ≤ c ≤ 0.95
+// an exact cosine to it (docs/DECISIONS.md#dedup: > 0.95 sighting, 0.90 ≤ c ≤ 0.95
 // same_as, < 0.90 admitted).
 func TestPlantedCosines(t *testing.T) {
 	for _, tc := range []struct {

@@ -2,7 +2,7 @@
 // arrives in a successor's store: which rows are admitted and at what
 // confidence, which are sightings of knowledge the store already holds,
 // which pairs are same_as candidates, which rows the autopsy flags, and
-// which edges and documents come along. It implements decisions.md, "Inheritance". Planning is pure
+// which edges and documents come along. It implements docs/DECISIONS.md#inheritance. Planning is pure
 // and deterministic: the same bundle, target and options give the same Plan.
 // The store applies a Plan in one transaction; this package never sees it.
 //

@@ -37,7 +37,7 @@ func verdicts(p *inherit.Plan) map[string]verdict {
 	return out
 }
 
-// rule is decisions.md's rule on a best cosine c.
+// rule is docs/DECISIONS.md#dedup on a best cosine c.
 func rule(c float64) string {
 	switch {
 	case c > dedup.SkipAbove:

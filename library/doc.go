@@ -1,5 +1,5 @@
 // Package library decides what the owner's Library of Babel takes in and
-// gives out (decisions.md, "Library of Babel"): which entries of a source
+// gives out (docs/DECISIONS.md#library-of-babel): which entries of a source
 // a deposit admits and how, which entries a newborn Golem is equipped
 // with and at what confidence, which tier an entry is in, and which
 // records bloodstain recall surfaces. Every decision is pure and

@@ -17,7 +17,7 @@ const (
 	ChannelManual      = "manual"      // pulled by hand
 )
 
-// The numbers of decisions.md, "Library of Babel".
+// The numbers of docs/DECISIONS.md#library-of-babel.
 const (
 	// DeathMinConfidence: insights and heuristics of a death deposit need
 	// at least this confidence (warnings need none).

@@ -1,7 +1,7 @@
 // Package lineage checks a Golem's chain of ancestors: germline bundles in
 // generation order, each naming the bundle of the generation before it as
 // its first parent, and a successor store naming the bundle it was created
-// from (decisions.md, "Inheritance": a store's generation is its parent
+// from (docs/DECISIONS.md#inheritance: a store's generation is its parent
 // bundle's plus one, and later applies are recorded but are not parents).
 //
 // A bundle whose parent is the previous generation's bundle among those

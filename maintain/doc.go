@@ -1,6 +1,7 @@
 // Package maintain decides one memory-maintenance cycle over a store, as
-// the KIP maintenance seed (002, §5–§37) and decisions.md ("Confidence,
-// decay and memory strength in a store") settle it. It never reads or
+// the KIP maintenance seed (002, §5–§37) and
+// docs/DECISIONS.md#confidence-and-memory-strength and
+// docs/DECISIONS.md#maintenance settle it. It never reads or
 // writes a store: the store package feeds it rows and applies what it
 // decides, each batch in one transaction recorded as the cycle's activity.
 //

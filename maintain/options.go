@@ -7,8 +7,8 @@ import (
 	"github.com/bardo-golem/bardo/decay"
 )
 
-// Settled numbers (decisions.md, "Confidence, decay and memory strength in
-// a store"; seed 002 §3 and §13).
+// Settled numbers (docs/DECISIONS.md#confidence-and-memory-strength,
+// docs/DECISIONS.md#maintenance; seed 002 §3 and §13).
 const (
 	// DefaultDecayFactor multiplies memory_strength once per cycle.
 	DefaultDecayFactor = 0.97

@@ -18,7 +18,7 @@ type Retention struct {
 }
 
 // Retain decides whether an active row is archived at now: when its
-// effective weight (confidence × temporal decay, decisions.md) fell below
+// effective weight (confidence × temporal decay, docs/DECISIONS.md#decay) fell below
 // RetrievalFloor. The weight is computed, never written back; confidence
 // stays what it is. Rows that are not active are never archived by
 // retention, and neither is one a person restored since it was last

@@ -1,6 +1,6 @@
 // Package novelty scores death reflection items by how new they are to the
 // clade: one minus their largest cosine to clade knowledge, plus a bonus for
-// the uncertainty categories (decisions.md, "Novelty"; the Thanatopsis
+// the uncertainty categories (docs/DECISIONS.md#novelty; the Thanatopsis
 // Protocol's novelty-prioritized packaging).
 //
 // # Rule

@@ -227,7 +227,7 @@ func (c *Clade) search(x *indexed, idx []int, best []match, vector func(query in
 	}
 }
 
-// novelty is decisions.md's formula, given max_cos already floored at 0.
+// novelty is the formula of docs/DECISIONS.md#novelty, given max_cos already floored at 0.
 func novelty(maxCos float64, category int) float64 {
 	n := 1 - maxCos
 	if uncertain(category) {

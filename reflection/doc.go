@@ -1,6 +1,6 @@
 // Package reflection builds a dying Golem's 9-category death reflection,
-// keyed by name, by the rules of decisions.md ("Death reflection — 9
-// categories, keyed by name").
+// keyed by name, by the rules of
+// docs/DECISIONS.md#death-reflection.
 //
 // A Collector sees the export stream once and keeps only bounded sets: for
 // each category the best candidates so far under a total order that ends

@@ -1,6 +1,6 @@
 package reflection
 
-// The nine category names, keyed as in the bundle and decisions.md.
+// The nine category names, keyed as in the bundle and docs/DECISIONS.md#death-reflection.
 const (
 	NameBuiltToDo     = "built_to_do"
 	NameLearned       = "learned"

@@ -66,7 +66,7 @@ func finite(x float64) bool { return x-x == 0 }
 // Σ|x̂ᵢ·ŷᵢ| ≤ 1 (one more n covers the float64 norm and reciprocal, and
 // float32 underflow).
 // Two scores are compared, so twice that, and never less than the 1e-4 that
-// decisions.md names: 1e-4 up to 835 dims, about (dims+3)·2^-23 beyond.
+// docs/DECISIONS.md#similarities-that-decide names: 1e-4 up to 835 dims, about (dims+3)·2^-23 beyond.
 func margin(dims int) float64 {
 	e := float64(dims+3) * 0x1p-24
 	if e >= 0.25 {

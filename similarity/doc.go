@@ -7,7 +7,7 @@
 //
 // # Rule
 //
-// decisions.md, "Similarities that decide or print": every cosine that is
+// docs/DECISIONS.md#similarities-that-decide: every cosine that is
 // compared to a threshold or written out is recomputed in float64 for the
 // candidates the fast kernel returns within 1e-4 of the threshold or of the
 // maximum. Here:

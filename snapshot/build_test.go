@@ -151,7 +151,7 @@ func TestBuildSynth(t *testing.T) {
 }
 
 // TestPressures switches each pressure on and off through the numbers
-// decisions.md names: fitness against twice the senescence threshold, and
+// docs/DECISIONS.md#insurance-snapshot names: fitness against twice the senescence threshold, and
 // the window's accuracy against 0.5.
 func TestPressures(t *testing.T) {
 	yes, no := ptr(true), ptr(false)

@@ -1,7 +1,7 @@
 // Package snapshot makes insurance snapshots — bundles of kind "snapshot"
 // that bound what a Golem loses when it dies without a death protocol —
 // and decides when one is due, what its file is called and which old ones
-// a rotation removes, as decisions.md ("Insurance snapshot") settles it.
+// a rotation removes, as docs/DECISIONS.md#insurance-snapshot settles it.
 //
 // # Contents
 //

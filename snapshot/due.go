@@ -9,7 +9,7 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// The schedule (decisions.md, "Insurance snapshot").
+// The schedule (docs/DECISIONS.md#insurance-snapshot).
 const (
 	// DefaultInterval is the time between snapshots, measured between
 	// exported_at values.

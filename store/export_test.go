@@ -12,7 +12,7 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// TestExportSources pins decisions.md: an entry learned here names this
+// TestExportSources pins docs/DECISIONS.md#inheritance: an entry learned here names this
 // Golem; an inherited entry passes its source on until its confidence
 // rises above what it arrived with; then it names this Golem.
 func TestExportSources(t *testing.T) {

@@ -2,8 +2,9 @@
 // and returns the germline bundle.Bundle a dying Golem passes on — the
 // genomic bottleneck's entries, PLAYBOOK.md, the germline causal graph,
 // the epistemic autopsy and the 9-category death reflection scored for
-// novelty — following decisions.md ("Genomic bottleneck", "Weismann
-// barrier", "Epistemic autopsy", "Death reflection", "Novelty").
+// novelty — following docs/DECISIONS.md#genomic-bottleneck,
+// docs/DECISIONS.md#weismann-barrier, docs/DECISIONS.md#epistemic-autopsy,
+// docs/DECISIONS.md#death-reflection and docs/DECISIONS.md#novelty.
 //
 // # One pass, two when needed
 //

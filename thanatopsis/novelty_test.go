@@ -87,8 +87,8 @@ func cos64(a, b []float32) float64 {
 	return ab / math.Sqrt(aa*bb)
 }
 
-// bruteNovelty scores an item against every clade entry by decisions.md's
-// rule, in float64, with no kernel: an item with a model vector meets the
+// bruteNovelty scores an item against every clade entry by the rule of
+// docs/DECISIONS.md#novelty, in float64, with no kernel: an item with a model vector meets the
 // entries of its model there and the others through bardo-text/v1; any
 // other item meets every entry through bardo-text/v1.
 func bruteNovelty(it reflection.Item, ks []novelty.Knowledge) (float64, string) {

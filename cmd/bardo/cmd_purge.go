@@ -86,7 +86,7 @@ type purgeEntry struct {
 	Refusals      []string `json:"refusals"`
 }
 
-// notConfirmedError is a purge without --confirm: refused, as cli.md asks.
+// notConfirmedError is a purge without --confirm: refused (exit 1, docs/CLI.md#exit-codes).
 type notConfirmedError struct{}
 
 func (e *notConfirmedError) Error() string {

@@ -21,7 +21,7 @@ import (
 	"github.com/bardo-golem/bardo/trust"
 )
 
-// Exit codes, cli.md "Exit codes (sysexits)". This is the only file that
+// Exit codes, docs/CLI.md#exit-codes. This is the only file that
 // knows them: commands return errors, exitCode classifies them, and each
 // command's EXIT STATUS help is built by exitStatus from these names.
 const (
@@ -63,7 +63,7 @@ func exitCode(err error) int {
 	case isResult(err):
 		return exitBad
 	// A refused change (purge without --confirm or under legal hold, a
-	// review decided twice) changed nothing, as cli.md's purge refused.
+	// review decided twice) changed nothing: docs/CLI.md#exit-codes, 1.
 	case errors.Is(err, store.ErrRefused), errors.As(err, new(*notConfirmedError)):
 		return exitBad
 	// Disk full and I/O errors first: they may reach us wrapped in any of

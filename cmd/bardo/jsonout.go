@@ -9,7 +9,7 @@ import (
 
 // writeJSON prints the one JSON document of a command's --json output:
 // {"format": format, then the fields of doc}, indented by two spaces, with
-// a trailing newline (cli.md). doc must marshal to a JSON object; its key
+// a trailing newline (docs/CLI.md#--json). doc must marshal to a JSON object; its key
 // order is its struct's field order, never a map's.
 func writeJSON(w io.Writer, format string, doc any) error {
 	body, err := marshalJSON(doc)
@@ -33,7 +33,7 @@ func writeJSON(w io.Writer, format string, doc any) error {
 	return writeIndented(w, full.Bytes())
 }
 
-// writeErrorJSON prints an error as cli.md's JSON error document, with
+// writeErrorJSON prints an error as the JSON error document of docs/CLI.md#--json, with
 // the hints the text form prints and the run's warnings.
 func writeErrorJSON(w io.Writer, code int, message string, hints, warnings []string) error {
 	type errorBody struct {

@@ -1,8 +1,8 @@
 // Command bardo makes and reads the death bundles of mortal AI agents
 // (Golems): it turns a Grimoire export into a germline bundle, ranks an
 // export's entries through the genomic bottleneck, and shows and verifies
-// bundles. The command line is specified in cli.md: names, conventions and
-// exit codes.
+// bundles. Its conventions and exit codes are docs/CLI.md; its --json
+// documents, JSON.md.
 //
 // Each command is flags → options → library call → render. Errors travel
 // up as values; exit.go alone turns them into exit codes.

@@ -12,7 +12,7 @@ import (
 )
 
 // TestMaintainExitCodes pins the exit code of each outcome of maintain and
-// the review commands (cli.md: purge refused exits 1).
+// the review commands (docs/CLI.md#exit-codes: purge refused exits 1).
 func TestMaintainExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")

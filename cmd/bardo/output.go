@@ -20,7 +20,7 @@ type output interface {
 }
 
 // checkOutput refuses, as a usage error, an output that cannot work
-// whatever the input: -o - to a terminal (cli.md), or -o - with --json,
+// whatever the input: -o - to a terminal (docs/CLI.md#files), or -o - with --json,
 // which would mix the bundle and the JSON document on stdout.
 func (g *globals) checkOutput(c *cobra.Command, path string) error {
 	switch {

@@ -10,7 +10,7 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// Progress bars (cli.md): on stderr, for long work, only when stderr is a
+// Progress bars (docs/CLI.md#streams): on stderr, for long work, only when stderr is a
 // terminal, and never with --quiet. The libraries know nothing of them:
 // they call back (grimoire.ReadOptions.Progress, inherit.Options.Progress)
 // or the command wraps what it reads, with one line:

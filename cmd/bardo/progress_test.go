@@ -28,7 +28,7 @@ func fakeTerminals(t *testing.T, stdoutTTY, stderrTTY bool, args ...string) (cod
 // TestProgressOnlyOnTerminal: a long read draws a bar on stderr when it is
 // a terminal, clears it before anything else is printed, and draws
 // nothing when stderr is a file or with --quiet; stdout is the same
-// either way (cli.md).
+// either way (docs/CLI.md#streams).
 func TestProgressOnlyOnTerminal(t *testing.T) {
 	dir := t.TempDir()
 	bundlePath := filepath.Join(dir, "tiny.bardo")

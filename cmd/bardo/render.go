@@ -11,7 +11,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// writeTable prints tabular results (cli.md): a table for a person when
+// writeTable prints tabular results (docs/CLI.md#streams): a table for a person when
 // stdout is a terminal; otherwise plain, stable, tab-separated text with a
 // header row, for scripts.
 func writeTable(w io.Writer, terminal bool, header []string, rows [][]string) error {

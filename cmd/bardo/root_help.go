@@ -9,7 +9,7 @@ const rootExample = `  bardo snapshot /srv/golem/export.jsonl --dir /srv/golem/s
   bardo diff golem-7a.bardo golem-7b.bardo
   bardo completion bash > ~/.local/share/bash-completion/completions/bardo`
 
-// rootExitStatus lists every exit status of bardo (cli.md, "Exit codes");
+// rootExitStatus lists every exit status of bardo (docs/CLI.md#exit-codes);
 // each command's help says what each means for it.
 func rootExitStatus() string {
 	return exitStatus(

@@ -16,7 +16,7 @@ import (
 // defaultStoreFile is --store's default when $BARDO_STORE is not set.
 const defaultStoreFile = "grimoire.db"
 
-// defaultWait is how long a writer waits for another run's lock (cli.md).
+// defaultWait is how long a writer waits for another run's lock (docs/CLI.md#locks).
 const defaultWait = 30 * time.Second
 
 // defaultStorePath is --store's default: $BARDO_STORE, since cron runs in

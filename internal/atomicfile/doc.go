@@ -1,5 +1,5 @@
 // Package atomicfile writes output files so that readers see either the old
-// file or the complete new one, never a part: cli.md's rule that a failed or
+// file or the complete new one, never a part: the rule of docs/CLI.md#files that a failed or
 // interrupted run leaves no partial file and never damages an existing one.
 //
 // Create writes to a temporary file in the output's folder, named
