@@ -139,9 +139,7 @@ func (s *Selector) Add(e *grimoire.Entry) {
 		return
 	}
 	full := len(s.heap) == s.max
-	if full && e.QualityScore < s.heap[0].Score {
-		// decay ≤ 1, so the score cannot exceed the quality: skip the
-		// exponential for an entry that cannot displace the worst kept.
+	if full && cannotReach(e.QualityScore, s.heap[0].Score) {
 		return
 	}
 	score, dec := Score(e, s.now)
@@ -156,6 +154,21 @@ func (s *Selector) Add(e *grimoire.Entry) {
 	}
 	s.heap[0] = r
 	s.down(0)
+}
+
+// cannotReach reports whether an entry of quality q is sure to score below
+// worst, the worst score kept, so that Add may skip the exponential of its
+// decay. decay ≤ 1, so the raw score q × decay is at most q, and rounding
+// is monotone, so the written score is at most Round(q). But Round(q) may
+// equal worst for a q below it (0.4999996 rounds to 0.5): such an entry
+// ties and is decided by id, so it must not be skipped. Every x with
+// Round(x) ≥ worst > 0 is at least worst − ½·10⁻⁵·worst (half a unit in
+// the sixth significant digit, the widest below a power of ten), and the
+// margin below is twice that, far above any error of the product: it
+// skips only entries that Round(q) < worst would, without a Round per
+// entry.
+func cannotReach(q, worst float64) bool {
+	return worst > 0 && q < worst*(1-1e-5)
 }
 
 // Entries returns the number of entries offered, candidates or not.

@@ -258,3 +258,35 @@ func TestRanksByWrittenScore(t *testing.T) {
 		}
 	}
 }
+
+// TestWorstKeptTiedByRounding: an entry whose raw quality is below the
+// worst kept score but whose written score ties it (0.4999996 rounds to
+// 0.5) competes by id, whichever line comes first: the skip before the
+// decay must not compare a raw quality with a rounded score.
+func TestWorstKeptTiedByRounding(t *testing.T) {
+	structural := class(grimoire.DecayStructural)
+	tests := []struct {
+		name string
+		a, b *grimoire.Entry
+		want string
+	}{
+		{"raw quality just below, smaller id", entry("e-a", 0.4999996, 0, structural), entry("e-b", 0.5, 0, structural), "e-a"},
+		{"raw quality at the half-unit, smaller id", entry("e-a", 0.49999950000000003, 0, structural), entry("e-b", 0.5, 0, structural), "e-a"},
+		{"raw quality below the half-unit loses", entry("e-a", 0.4999994, 0, structural), entry("e-b", 0.5, 0, structural), "e-b"},
+		{"tie at a decade boundary", entry("e-a", 0.09999996, 0, structural), entry("e-b", 0.1, 0, structural), "e-a"},
+		{"decayed score ties", entry("e-a", 0.4999998, 0, structural), entry("e-b", 1, 7*day), "e-a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, in := range [][]*grimoire.Entry{{tt.a, tt.b}, {tt.b, tt.a}} {
+				s := bottleneck.NewSelector(1, now)
+				for _, e := range in {
+					s.Add(e)
+				}
+				if got := ids(s.Result()); len(got) != 1 || got[0] != tt.want {
+					t.Errorf("lines %s, %s: selected %v, want [%s]", in[0].ID, in[1].ID, got, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -17,10 +17,14 @@ import (
 // randomEntries returns n entries with unique ids and many equal scores:
 // few qualities, few ages, structural entries that never decay, and ids
 // drawn from an alphabet with case and non-ASCII letters, so that ties are
-// common and must be broken by id.
+// common and must be broken by id. Some qualities sit at the rounding
+// boundary of the written score: 0.4999996 rounds to 0.5 (a tie with 0.5
+// whose raw value is smaller), 0.4999994 does not, and 0.9999992 halved
+// by a half-life ties 0.5 too.
 func randomEntries(rng *rand.Rand, n int) []*grimoire.Entry {
 	alphabet := []string{"a", "A", "b", "B", "0", "é", "É", "ß", "-"}
-	qualities := []float64{0, 0.1, 0.25, 0.5, 0.75, 1}
+	qualities := []float64{0, 0.1, 0.25, 0.5, 0.75, 1,
+		0.4999996, 0.4999994, 0.5000004, 0.09999996, 0.9999992, 0.9999996, 0.24999998}
 	ages := []time.Duration{-day, 0, day, 7 * day, 14 * day, 30 * day}
 	seen := map[string]bool{}
 	out := make([]*grimoire.Entry, 0, n)
