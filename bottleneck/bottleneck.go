@@ -17,19 +17,23 @@
 //
 // # Memory
 //
-// A Selector streams: it keeps a bounded min-heap of the best MaxEntries
-// candidates seen so far, whose root is the worst of them (the lowest score,
-// and among equal scores the largest id). Adding N entries costs
-// O(N log MaxEntries) time and O(MaxEntries) memory, and because the order is
-// total the result does not depend on the order of the input.
+// A Selector streams: it keeps the best MaxEntries candidates seen so far
+// in a bounded min-heap (package internal/topk), whose root is the worst of
+// them (the lowest score, and among equal scores the largest id). Adding N
+// entries costs O(N log MaxEntries) time and O(MaxEntries) memory, and
+// because the order is total the result does not depend on the order of
+// the input. Once the heap is full, an entry whose quality is below the
+// worst kept score by more than rounding reaches is passed over before its
+// decay is computed.
 package bottleneck
 
 import (
-	"slices"
+	"cmp"
 	"time"
 
 	"github.com/bardo-golem/bardo/decay"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/topk"
 )
 
 // DefaultMaxEntries is the cap of the bottleneck when none is given
@@ -76,24 +80,20 @@ type Ranked struct {
 	Decay float64         `json:"decay"` // temporal decay at the selector's now, rounded
 }
 
-// better reports whether a ranks before b: a higher score, or an equal score
-// and a smaller id.
-//
-// Break ties by id, not input order: two exports of one Grimoire may list
-// entries differently, and the bundle bytes must not change.
-func better(a, b *Ranked) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	return a.Entry.ID < b.Entry.ID
-}
+// compare ranks a higher score first; topk breaks an equal score by id,
+// ascending, bytewise. Ties are broken by id, not input order: two exports
+// of one Grimoire may list entries differently, and the bundle bytes must
+// not change.
+func compare(a, b Ranked) int { return cmp.Compare(b.Score, a.Score) }
+
+func rankedID(r Ranked) string { return r.Entry.ID }
 
 // Selector keeps the best MaxEntries candidates of a stream of entries.
 // The zero value is not usable; call NewSelector.
 type Selector struct {
-	max        int
 	now        time.Time
-	heap       []Ranked // min-heap by better: heap[0] is the worst kept
+	top        topk.Heap[Ranked]
+	worst      float64 // the worst score kept, once top is full
 	entries    int
 	candidates int
 	minConf    float64 // a candidate's confidence must be at least this (0: any)
@@ -103,10 +103,7 @@ type Selector struct {
 // ranked by their decay at now. A maxEntries below 1 keeps none (the
 // selector still counts).
 func NewSelector(maxEntries int, now time.Time) *Selector {
-	if maxEntries < 0 {
-		maxEntries = 0
-	}
-	return &Selector{max: maxEntries, now: now}
+	return &Selector{now: now, top: topk.New(maxEntries, compare, rankedID)}
 }
 
 // NewSharingSelector returns a Selector whose candidates are the
@@ -121,7 +118,7 @@ func NewSharingSelector(maxEntries int, now time.Time, minConfidence float64) *S
 }
 
 // MaxEntries returns the cap of the selection.
-func (s *Selector) MaxEntries() int { return s.max }
+func (s *Selector) MaxEntries() int { return s.top.Cap() }
 
 // Now returns the reference time of the decay.
 func (s *Selector) Now() time.Time { return s.now }
@@ -135,25 +132,13 @@ func (s *Selector) Add(e *grimoire.Entry) {
 		return
 	}
 	s.candidates++
-	if s.max == 0 {
-		return
-	}
-	full := len(s.heap) == s.max
-	if full && cannotReach(e.QualityScore, s.heap[0].Score) {
+	if s.top.Full() && (s.top.Cap() == 0 || cannotReach(e.QualityScore, s.worst)) {
 		return
 	}
 	score, dec := Score(e, s.now)
-	r := Ranked{Entry: e, Score: score, Decay: dec}
-	if !full {
-		s.heap = append(s.heap, r)
-		s.up(len(s.heap) - 1)
-		return
+	if s.top.Offer(Ranked{Entry: e, Score: score, Decay: dec}) && s.top.Full() {
+		s.worst = s.top.Worst().Score
 	}
-	if !better(&r, &s.heap[0]) {
-		return
-	}
-	s.heap[0] = r
-	s.down(0)
 }
 
 // cannotReach reports whether an entry of quality q is sure to score below
@@ -178,60 +163,15 @@ func (s *Selector) Entries() int { return s.entries }
 func (s *Selector) Candidates() int { return s.candidates }
 
 // Len returns the number of entries selected so far.
-func (s *Selector) Len() int { return len(s.heap) }
+func (s *Selector) Len() int { return s.top.Len() }
 
 // Result returns the selected entries by score descending, then id
 // ascending, with Rank from 1. It does not change the selector: more
 // entries may be added and Result called again.
 func (s *Selector) Result() []Ranked {
-	out := make([]Ranked, len(s.heap))
-	copy(out, s.heap)
-	slices.SortFunc(out, func(a, b Ranked) int {
-		switch {
-		case better(&a, &b):
-			return -1
-		case better(&b, &a):
-			return 1
-		}
-		return 0
-	})
+	out := s.top.Sorted()
 	for i := range out {
 		out[i].Rank = i + 1
 	}
 	return out
-}
-
-// up restores the heap after heap[i] was appended. The heap is written by
-// hand rather than with container/heap to avoid boxing every candidate in an
-// interface on the hot path.
-func (s *Selector) up(i int) {
-	h := s.heap
-	for i > 0 {
-		p := (i - 1) / 2
-		if !better(&h[p], &h[i]) {
-			break
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-}
-
-// down restores the heap after heap[i] was replaced by a better element.
-func (s *Selector) down(i int) {
-	h := s.heap
-	n := len(h)
-	for {
-		worst := i
-		if l := 2*i + 1; l < n && better(&h[worst], &h[l]) {
-			worst = l
-		}
-		if r := 2*i + 2; r < n && better(&h[worst], &h[r]) {
-			worst = r
-		}
-		if worst == i {
-			return
-		}
-		h[i], h[worst] = h[worst], h[i]
-		i = worst
-	}
 }

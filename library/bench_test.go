@@ -72,3 +72,20 @@ func BenchmarkPlanDeposit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSelect: the equip selection of the default cap (2048) from a
+// library of 20,000 records, in random order.
+func BenchmarkSelect(b *testing.B) {
+	recs := benchLibrary(20000)
+	rand.New(rand.NewPCG(5, 8)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	b.ReportAllocs()
+	for b.Loop() {
+		s := library.NewSelector(library.EquipOptions{Now: now})
+		for i := range recs {
+			s.Add(&recs[i])
+		}
+		if len(s.Result()) != library.DefaultMaxEntries {
+			b.Fatal("not a full selection")
+		}
+	}
+}

@@ -1,12 +1,12 @@
 package library
 
 import (
-	"container/heap"
+	"cmp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/topk"
 	"github.com/bardo-golem/bardo/lineage"
 )
 
@@ -72,29 +72,31 @@ type Selected struct {
 	Score           float64 // EffectiveWeight × retrieval weight
 }
 
-// before orders the selection: warnings first, then by score descending,
-// ties by id bytewise.
-func before(a, b *Selected) bool {
-	switch {
-	case a.Warning != b.Warning:
-		return a.Warning
-	case a.Score != b.Score:
-		return a.Score > b.Score
+// rank orders the selection: warnings first, then by score descending;
+// topk breaks ties by id, bytewise.
+func rank(a, b Selected) int {
+	if a.Warning != b.Warning {
+		if a.Warning {
+			return -1
+		}
+		return 1
 	}
-	return a.Record.Entry.ID < b.Record.Entry.ID
+	return cmp.Compare(b.Score, a.Score)
 }
+
+func selectedID(s Selected) string { return s.Record.Entry.ID }
 
 // Selector keeps the MaxEntries best eligible records of those it is
 // given: memory is bounded by the cap, not by the library.
 type Selector struct {
 	o                   EquipOptions
-	h                   worstFirst
+	top                 topk.Heap[Selected]
 	seen, eligible, own int
 }
 
 // NewSelector starts a selection.
 func NewSelector(o EquipOptions) *Selector {
-	return &Selector{o: o}
+	return &Selector{o: o, top: topk.New(o.maxEntries(), rank, selectedID)}
 }
 
 // Add offers a record. The selector may keep r: the caller must not
@@ -110,14 +112,7 @@ func (s *Selector) Add(r *Record) {
 	}
 	s.eligible++
 	ew := EffectiveWeight(&r.Entry, s.o.Now)
-	c := &Selected{Record: r, Warning: r.Entry.Category == grimoire.CategoryWarning, EffectiveWeight: ew, Score: ew * RetrievalWeight(&r.Entry)}
-	switch {
-	case len(s.h) < s.o.maxEntries():
-		heap.Push(&s.h, c)
-	case before(c, s.h[0]):
-		s.h[0] = c
-		heap.Fix(&s.h, 0)
-	}
+	s.top.Offer(Selected{Record: r, Warning: r.Entry.Category == grimoire.CategoryWarning, EffectiveWeight: ew, Score: ew * RetrievalWeight(&r.Entry)})
 }
 
 // Seen, Own and Eligible count the records offered, those of the
@@ -128,35 +123,9 @@ func (s *Selector) Eligible() int { return s.eligible }
 
 // Result returns the selection in order, ranked from 1.
 func (s *Selector) Result() []Selected {
-	out := make([]Selected, len(s.h))
-	for i, c := range s.h {
-		out[i] = *c
-	}
-	slices.SortFunc(out, func(a, b Selected) int {
-		switch {
-		case before(&a, &b):
-			return -1
-		case before(&b, &a):
-			return 1
-		}
-		return strings.Compare(a.Record.Entry.ID, b.Record.Entry.ID)
-	})
+	out := s.top.Sorted()
 	for i := range out {
 		out[i].Rank = i + 1
 	}
 	return out
-}
-
-// worstFirst is a heap whose top is the selection's last.
-type worstFirst []*Selected
-
-func (h worstFirst) Len() int           { return len(h) }
-func (h worstFirst) Less(i, j int) bool { return before(h[j], h[i]) }
-func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *worstFirst) Push(x any)        { *h = append(*h, x.(*Selected)) }
-func (h *worstFirst) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

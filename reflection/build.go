@@ -85,7 +85,7 @@ func (c *Collector) Build(a AutopsyInput, graph []Edge, tell TellFunc) (*Reflect
 	if c.strategy != nil {
 		r.Categories[0] = []Item{textItem(1, c.strategy.Text, []Ref{{RefDocument, c.strategy.Name}})}
 	}
-	for _, e := range c.learned.sorted() {
+	for _, e := range c.learned.Sorted() {
 		r.Categories[1] = append(r.Categories[1], c.entryItem(2, Frame{Confidence: ptr(e.Confidence)}, e))
 	}
 	for _, p := range c.gotWrongPicks(a) {
@@ -95,10 +95,10 @@ func (c *Collector) Build(a AutopsyInput, graph []Edge, tell TellFunc) (*Reflect
 	for _, p := range confused {
 		r.Categories[3] = append(r.Categories[3], c.entryItem(4, p.confusedFrame(), p.entry))
 	}
-	for _, e := range c.suspect.sorted() {
+	for _, e := range c.suspect.Sorted() {
 		r.Categories[4] = append(r.Categories[4], c.entryItem(5, Frame{Confidence: ptr(e.Confidence)}, e))
 	}
-	untested := c.untested.sorted()
+	untested := c.untested.Sorted()
 	for _, h := range untested {
 		r.Categories[6] = append(r.Categories[6], c.hypothesisItem(h))
 	}
@@ -182,7 +182,7 @@ func (c *Collector) gotWrongPicks(a AutopsyInput) []pick {
 	for i := range a.Toxic {
 		toxic = append(toxic, pick{a.Toxic[i].Entry, &a.Toxic[i]})
 	}
-	return mergePicks(toxic, c.gotWrong.sorted(), c.limits.GotWrong)
+	return mergePicks(toxic, c.gotWrong.Sorted(), c.limits.GotWrong)
 }
 
 // confusedPicks: the reinvestigate entries in the autopsy's order, then
@@ -195,7 +195,7 @@ func (c *Collector) confusedPicks(a AutopsyInput) []pick {
 			first = append(first, pick{a.Toxic[i].Entry, &a.Toxic[i]})
 		}
 	}
-	return mergePicks(first, c.confused.sorted(), c.limits.Confused)
+	return mergePicks(first, c.confused.Sorted(), c.limits.Confused)
 }
 
 func mergePicks(first []pick, rest []*grimoire.Entry, limit int) []pick {

@@ -2,9 +2,9 @@ package reflection
 
 import (
 	"cmp"
-	"strings"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/topk"
 )
 
 // Limits caps the categories that draw on many records. A field ≤ 0 takes
@@ -50,11 +50,11 @@ type Collector struct {
 	header *grimoire.Header
 	limits Limits
 
-	learned  *topK[*grimoire.Entry]
-	gotWrong *topK[*grimoire.Entry]
-	confused *topK[*grimoire.Entry]
-	suspect  *topK[*grimoire.Entry]
-	untested *topK[*grimoire.Hypothesis]
+	learned  topk.Heap[*grimoire.Entry]
+	gotWrong topk.Heap[*grimoire.Entry]
+	confused topk.Heap[*grimoire.Entry]
+	suspect  topk.Heap[*grimoire.Entry]
+	untested topk.Heap[*grimoire.Hypothesis]
 
 	strategy, playbook *grimoire.Document
 }
@@ -67,27 +67,27 @@ func NewCollector(h *grimoire.Header, limits Limits) *Collector {
 	return &Collector{
 		header:   h,
 		limits:   l,
-		learned:  newTopK(l.Learned, learnedBefore),
-		gotWrong: newTopK(l.GotWrong, gotWrongBefore),
-		confused: newTopK(l.Confused, confusedBefore),
-		suspect:  newTopK(l.Suspect, suspectBefore),
-		untested: newTopK(l.NeverTested, func(a, b *grimoire.Hypothesis) bool { return a.ID < b.ID }),
+		learned:  topk.New(l.Learned, moreConfident, entryID),
+		gotWrong: topk.New(l.GotWrong, gotWrongFirst, entryID),
+		confused: topk.New(l.Confused, confusedFirst, entryID),
+		suspect:  topk.New(l.Suspect, moreConfident, entryID),
+		untested: topk.New(l.NeverTested, byIDOnly, hypothesisID),
 	}
 }
 
 // AddEntry offers e to categories 2 to 5; an entry may qualify for several.
 func (c *Collector) AddEntry(e *grimoire.Entry) {
 	if isLearned(e) {
-		c.learned.add(e)
+		c.learned.Offer(e)
 	}
 	if isGotWrong(e) {
-		c.gotWrong.add(e)
+		c.gotWrong.Offer(e)
 	}
 	if isConfused(e) {
-		c.confused.add(e)
+		c.confused.Offer(e)
 	}
 	if isSuspect(e) {
-		c.suspect.add(e)
+		c.suspect.Offer(e)
 	}
 }
 
@@ -95,7 +95,7 @@ func (c *Collector) AddEntry(e *grimoire.Entry) {
 // unless its status says "tested": nothing else says it was.
 func (c *Collector) AddHypothesis(h *grimoire.Hypothesis) {
 	if h.Status != grimoire.HypothesisTested {
-		c.untested.add(h)
+		c.untested.Offer(h)
 	}
 }
 
@@ -159,38 +159,36 @@ func isSuspect(e *grimoire.Entry) bool {
 	return e.Confidence < 0.5 && e.ValidatedCount == 0 && e.ContradictedCount == 0
 }
 
-// The orders below are total (ties end at the id, bytewise), so what a
-// collector keeps does not depend on the order records arrive in.
+// The orders below rank by what each category cares about; topk breaks
+// their ties by id, bytewise, so what a collector keeps does not depend on
+// the order records arrive in.
 
-func learnedBefore(a, b *grimoire.Entry) bool {
-	return byDesc(a.Confidence, b.Confidence, a.ID, b.ID)
+// moreConfident ranks the more confident first (categories 2 and 5).
+func moreConfident(a, b *grimoire.Entry) int { return cmp.Compare(b.Confidence, a.Confidence) }
+
+// gotWrongFirst ranks the more confident at creation first.
+func gotWrongFirst(a, b *grimoire.Entry) int {
+	return cmp.Compare(confidenceAtCreation(b), confidenceAtCreation(a))
 }
 
-func gotWrongBefore(a, b *grimoire.Entry) bool {
-	return byDesc(confidenceAtCreation(a), confidenceAtCreation(b), a.ID, b.ID)
-}
-
-func suspectBefore(a, b *grimoire.Entry) bool {
-	return byDesc(a.Confidence, b.Confidence, a.ID, b.ID)
-}
-
-// confusedBefore puts open questions first, then the most contradicted,
+// confusedFirst puts open questions first, then the most contradicted,
 // then the most confidently held (a contested belief still held firmly is
 // the dangerous one).
-func confusedBefore(a, b *grimoire.Entry) bool {
+func confusedFirst(a, b *grimoire.Entry) int {
 	if a.RequiresInvestigation != b.RequiresInvestigation {
-		return a.RequiresInvestigation
+		if a.RequiresInvestigation {
+			return -1
+		}
+		return 1
 	}
-	if a.ContradictedCount != b.ContradictedCount {
-		return a.ContradictedCount > b.ContradictedCount
+	if c := cmp.Compare(b.ContradictedCount, a.ContradictedCount); c != 0 {
+		return c
 	}
-	return byDesc(a.Confidence, b.Confidence, a.ID, b.ID)
+	return moreConfident(a, b)
 }
 
-// byDesc orders by x descending, then id ascending (bytewise).
-func byDesc(xa, xb float64, ida, idb string) bool {
-	if c := cmp.Compare(xb, xa); c != 0 {
-		return c < 0
-	}
-	return strings.Compare(ida, idb) < 0
-}
+// byIDOnly leaves the order to the ids (category 7).
+func byIDOnly(a, b *grimoire.Hypothesis) int { return 0 }
+
+func entryID(e *grimoire.Entry) string           { return e.ID }
+func hypothesisID(h *grimoire.Hypothesis) string { return h.ID }

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/bardo-golem/bardo/autopsy"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/internal/topk"
 )
 
 // Options are the choices of a snapshot.
@@ -52,8 +54,8 @@ func Build(src *grimoire.Input, opts Options) (*bundle.Bundle, error) {
 // needs. What it keeps does not depend on the order of the records.
 type collector struct {
 	header   *grimoire.Header
-	episodes *bounded[*grimoire.Episode]
-	insights *bounded[*grimoire.Entry]
+	episodes topk.Heap[*grimoire.Episode]
+	insights topk.Heap[*grimoire.Entry]
 	autopsy  *autopsy.Collector // the window's accuracy and the fitness
 	trail    *trailing          // the window's accuracy per tick
 	playbook *grimoire.Document
@@ -65,31 +67,26 @@ type collector struct {
 func newCollector(h *grimoire.Header) *collector {
 	return &collector{
 		header:   h,
-		episodes: newBounded(bundle.SnapshotEpisodes, laterEpisode),
-		insights: newBounded(bundle.SnapshotInsights, moreConfident),
+		episodes: topk.New(bundle.SnapshotEpisodes, laterEpisode, func(e *grimoire.Episode) string { return e.ID }),
+		insights: topk.New(bundle.SnapshotInsights, moreConfident, func(e *grimoire.Entry) string { return e.ID }),
 		autopsy:  autopsy.NewCollector(h),
 		trail:    newTrailing(h),
 		metrics:  make(map[string]*grimoire.Metric),
 	}
 }
 
-// laterEpisode orders episodes by tick, ties by id bytewise: the last 50
-// are the 50 "latest".
-func laterEpisode(a, b *grimoire.Episode) bool {
-	if a.Tick != b.Tick {
-		return a.Tick > b.Tick
+// laterEpisode ranks the later episode first: the larger tick, and at one
+// tick the larger id (bytewise), so the first 50 are the 50 "latest".
+func laterEpisode(a, b *grimoire.Episode) int {
+	if c := cmp.Compare(b.Tick, a.Tick); c != 0 {
+		return c
 	}
-	return a.ID > b.ID
+	return strings.Compare(b.ID, a.ID)
 }
 
-// moreConfident orders insights by confidence descending, ties by id
-// ascending, bytewise.
-func moreConfident(a, b *grimoire.Entry) bool {
-	if a.Confidence != b.Confidence {
-		return a.Confidence > b.Confidence
-	}
-	return a.ID < b.ID
-}
+// moreConfident ranks insights by confidence descending; topk breaks ties
+// by id ascending, bytewise.
+func moreConfident(a, b *grimoire.Entry) int { return cmp.Compare(b.Confidence, a.Confidence) }
 
 func (c *collector) add(rec grimoire.Record) {
 	switch r := rec.(type) {
@@ -99,11 +96,11 @@ func (c *collector) add(rec grimoire.Record) {
 		// never does, and a snapshot exists to be inherited from.
 		if r.Category == grimoire.CategoryInsight && r.Status != grimoire.StatusQuarantined {
 			c.candidates++
-			c.insights.offer(r)
+			c.insights.Offer(r)
 		}
 	case *grimoire.Episode:
 		c.episodesRead++
-		c.episodes.offer(r)
+		c.episodes.Offer(r)
 		c.autopsy.AddEpisode(r)
 		c.trail.add(r)
 	case *grimoire.Fitness:
@@ -195,7 +192,7 @@ func successorNotes(insights []bundle.Entry) []bundle.SuccessorNote {
 // snapshotEpisodes returns the last episodes, oldest first, without their
 // emotional tags.
 func (c *collector) snapshotEpisodes() []bundle.SnapshotEpisode {
-	kept := c.episodes.best()
+	kept := c.episodes.Sorted()
 	slices.Reverse(kept)
 	out := make([]bundle.SnapshotEpisode, len(kept))
 	for i, ep := range kept {
@@ -251,7 +248,7 @@ func (c *collector) bundleHeader() bundle.Header {
 // snapshotInsights returns the top insights, most confident first, as
 // bundle entries with their decay at now.
 func (c *collector) snapshotInsights(now time.Time) []bundle.Entry {
-	kept := c.insights.best()
+	kept := c.insights.Sorted()
 	out := make([]bundle.Entry, len(kept))
 	for i, e := range kept {
 		out[i] = entry(e, c.header, now)
