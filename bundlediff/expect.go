@@ -7,6 +7,7 @@ import (
 
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/decay"
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 )
 
@@ -90,7 +91,7 @@ func explain(r *Result, a, b *bundle.Bundle) {
 	for i := range r.Entries.Added {
 		x := &r.Entries.Added[i]
 		e := bi[x.ID]
-		if e != nil && e.Provenance == "death_reflection" && e.Source.GolemID == a.Header.GolemID &&
+		if e != nil && e.Provenance == grimoire.ProvenanceDeathReflection && e.Source.GolemID == a.Header.GolemID &&
 			e.Source.Generation == a.Header.Generation {
 			x.Expected, x.Rule = true, RuleArrival
 		}
@@ -120,7 +121,7 @@ func explainEntry(ec *EntryChange, a, b *bundle.Entry, ab, bb *bundle.Bundle) {
 		src = bundle.Source{GolemID: ab.Header.GolemID, Generation: ab.Header.Generation, Confidence: a.Confidence}
 	}
 	want := inherit.PredecessorConfidence(src.Confidence, inherit.Hops(bb.Header.Generation, src.Generation))
-	if a.Provenance == "death_reflection" {
+	if a.Provenance == grimoire.ProvenanceDeathReflection {
 		want = min(want, a.Confidence)
 	}
 	discounted := b.Confidence == want
@@ -138,7 +139,7 @@ func explainEntry(ec *EntryChange, a, b *bundle.Entry, ab, bb *bundle.Bundle) {
 				c.Expected, c.Rule = true, RuleBookkeeping
 			}
 		case "provenance":
-			if b.Provenance == "predecessor" || b.Provenance == "clade" {
+			if b.Provenance == grimoire.ProvenancePredecessor || b.Provenance == grimoire.ProvenanceClade {
 				c.Expected, c.Rule = true, RuleBookkeeping
 			}
 		case "source.golem_id", "source.generation", "source.confidence":
@@ -148,7 +149,7 @@ func explainEntry(ec *EntryChange, a, b *bundle.Entry, ab, bb *bundle.Bundle) {
 		case "score", "decay", "strength":
 			c.Expected, c.Rule = true, RuleBookkeeping
 		case "status":
-			if b.Status == "archived" && b.Confidence < inherit.RetrievalFloor {
+			if b.Status == grimoire.StatusArchived && b.Confidence < inherit.RetrievalFloor {
 				c.Expected, c.Rule = true, RuleArchive
 				if rule != RuleDiscount {
 					rule = RuleArchive
@@ -233,7 +234,7 @@ func carriedScore(e *bundle.Entry, now time.Time) (float64, bool) {
 	}
 	p := decay.Params{
 		DecayClass: e.DecayClass, Strength: e.Strength, QualityScore: e.QualityScore, LastAccessedAt: at,
-		DeathTestament: e.IsBloodstain || e.Provenance == "death_reflection",
+		DeathTestament: e.IsBloodstain || e.Provenance == grimoire.ProvenanceDeathReflection,
 	}
 	return decay.Round(float64(e.QualityScore * p.At(now))), true
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/jcs"
 )
 
@@ -362,7 +363,7 @@ func (w *writer) entry(e *bundle.Entry) error {
 // Golem earned itself is inferred, the rest came from elsewhere.
 func modeOf(provenance string) string {
 	switch provenance {
-	case "self_learned", "death_reflection", "dream", "replicant":
+	case grimoire.ProvenanceSelfLearned, grimoire.ProvenanceDeathReflection, grimoire.ProvenanceDream, grimoire.ProvenanceReplicant:
 		return "inferred"
 	}
 	return "imported"

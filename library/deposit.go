@@ -125,7 +125,7 @@ func PlaybookName(channel, golemID string, generation int) string {
 func depositRow(src *Offering, o *Offer) inherit.Arrival {
 	e := o.Entry
 	conf := unit(e.Confidence)
-	if src.Channel == ChannelClade {
+	if src.Channel == inherit.ChannelClade {
 		conf = unit(conf * CladeFactor)
 	}
 	if e.Source == nil {

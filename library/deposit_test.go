@@ -82,7 +82,7 @@ func TestDeathDepositFilter(t *testing.T) {
 func TestCladeDeposit(t *testing.T) {
 	b := plantedBundle()
 	b.Body.Entries[2].IsBloodstain = true // heu-090
-	d, err := library.PlanDeposit(mustOffering(t, b, library.ChannelClade), nil, library.DepositOptions{})
+	d, err := library.PlanDeposit(mustOffering(t, b, inherit.ChannelClade), nil, library.DepositOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestCladeDeposit(t *testing.T) {
 		if e.Source.Confidence != map[string]float64{"ins-060": 0.6, "heu-090": 0.9, "warn-010": 0.1}[e.ID] {
 			t.Errorf("%s: source %+v keeps the sibling's confidence", e.ID, e.Source)
 		}
-		if e.Store.Channel != library.ChannelClade || library.BloodstainProvenance(&e) != e.IsBloodstain {
+		if e.Store.Channel != inherit.ChannelClade || library.BloodstainProvenance(&e) != e.IsBloodstain {
 			t.Errorf("%s: channel %q, bloodstain provenance %v: only a bloodstain carries it on the clade channel", e.ID, e.Store.Channel, library.BloodstainProvenance(&e))
 		}
 		if e.IsBloodstain != (e.ID == "heu-090") || (e.ID == "heu-090") != (e.Store.RetrievalWeight != nil) {

@@ -173,7 +173,7 @@ func equipProvenance(p, channel string) string {
 	switch {
 	case p == grimoire.ProvenanceDeathReflection:
 		return p
-	case channel == ChannelClade:
+	case channel == inherit.ChannelClade:
 		return grimoire.ProvenanceClade
 	case channel == ChannelMarketplace:
 		return grimoire.ProvenanceMarketplace

@@ -94,8 +94,8 @@ func TestPlanEquip(t *testing.T) {
 		record("warn", grimoire.CategoryWarning, library.ChannelDeath, 0.9, 2, e1), // min(0.63, 0.3), 1 hop
 		record("deep", grimoire.CategoryInsight, library.ChannelDeath, 0.4, 0, e2), // 0.28 × 0.85²
 		record("live", grimoire.CategoryInsight, library.ChannelLive, 0.5, 2, e3),  // 0.3
-		record("sib", grimoire.CategoryInsight, library.ChannelClade, 0.5, 2, e4),  // 0.25
-		record("faint", grimoire.CategoryInsight, library.ChannelClade, 0.09, 3, vec(0, 0, 0, 0, 1)),
+		record("sib", grimoire.CategoryInsight, inherit.ChannelClade, 0.5, 2, e4),  // 0.25
+		record("faint", grimoire.CategoryInsight, inherit.ChannelClade, 0.09, 3, vec(0, 0, 0, 0, 1)),
 		record("dup", grimoire.CategoryInsight, library.ChannelLive, 0.9, 2, cos097), // sighting of the successor's own row
 	}
 	recs[0].Entry.Provenance, recs[0].Entry.Polarity = grimoire.ProvenanceDeathReflection, grimoire.PolarityNegative

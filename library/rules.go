@@ -8,11 +8,11 @@ import (
 	"github.com/bardo-golem/bardo/inherit"
 )
 
-// Channels an entry enters a library by.
+// Channels an entry enters a library by; a sibling's bundle enters by
+// inherit.ChannelClade, the channel it would arrive by in a store.
 const (
 	ChannelDeath       = "death"       // a dying Golem's germline bundle
 	ChannelLive        = "live"        // a living Golem's export
-	ChannelClade       = "clade"       // a sibling's bundle
 	ChannelMarketplace = "marketplace" // bought knowledge
 	ChannelManual      = "manual"      // pulled by hand
 )

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/library"
 )
 
@@ -26,8 +27,8 @@ func TestAdmissible(t *testing.T) {
 		{"death: a quarantined warning is not", library.ChannelDeath, grimoire.CategoryWarning, 0.9, grimoire.StatusQuarantined, false},
 		{"death: a causal_link at 0.9 is not", library.ChannelDeath, grimoire.CategoryCausalLink, 0.9, "", false},
 		{"death: anti_knowledge at 0.9 is not", library.ChannelDeath, grimoire.CategoryAntiKnowledge, 0.9, "", false},
-		{"clade filters as death: insight at 0.6", library.ChannelClade, grimoire.CategoryInsight, 0.6, "", true},
-		{"clade filters as death: strategy_fragment", library.ChannelClade, grimoire.CategoryStrategyFragment, 0.9, "", false},
+		{"clade filters as death: insight at 0.6", inherit.ChannelClade, grimoire.CategoryInsight, 0.6, "", true},
+		{"clade filters as death: strategy_fragment", inherit.ChannelClade, grimoire.CategoryStrategyFragment, 0.9, "", false},
 		{"live: insight at 0.5 is deposited", library.ChannelLive, grimoire.CategoryInsight, 0.5, "", true},
 		{"live: insight at 0.49 is not", library.ChannelLive, grimoire.CategoryInsight, 0.49, "", false},
 		{"live: a warning at 0.3 is not", library.ChannelLive, grimoire.CategoryWarning, 0.3, "", false},
@@ -78,14 +79,14 @@ func TestEquipConfidence(t *testing.T) {
 		{"death 0.9 is capped at the base", 0.9, library.ChannelDeath, 1, 0.3},
 		{"death 0.4 × 0.70", 0.4, library.ChannelDeath, 1, 0.28},
 		{"live 0.4 × 0.60", 0.4, library.ChannelLive, 1, 0.24},
-		{"clade 0.4 × 0.50", 0.4, library.ChannelClade, 1, 0.2},
+		{"clade 0.4 × 0.50", 0.4, inherit.ChannelClade, 1, 0.2},
 		{"marketplace 0.4 × 0.50", 0.4, library.ChannelMarketplace, 1, 0.2},
 		{"manual 0.4 × 0.50", 0.4, library.ChannelManual, 1, 0.2},
 		{"an unknown channel × 0.50", 0.4, "", 1, 0.2},
 		{"death 0.4, two hops", 0.4, library.ChannelDeath, 2, 0.28 * 0.85},
 		{"death 1.0, three hops: the cap first", 1, library.ChannelDeath, 3, 0.3 * 0.85 * 0.85},
 		{"live 0.5, three hops", 0.5, library.ChannelLive, 3, 0.3 * 0.85 * 0.85},
-		{"a confidence above 1 is clamped", 7, library.ChannelClade, 1, 0.3},
+		{"a confidence above 1 is clamped", 7, inherit.ChannelClade, 1, 0.3},
 		{"zero hops count as one", 0.4, library.ChannelDeath, 0, 0.28},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -51,7 +51,7 @@ func Admissible(channel string, e *grimoire.Entry) bool {
 	switch channel {
 	case ChannelLive:
 		return bottleneck.Candidate(e) && e.Confidence >= LiveMinConfidence
-	case ChannelDeath, ChannelClade:
+	case ChannelDeath, inherit.ChannelClade:
 		switch e.Category {
 		case grimoire.CategoryWarning:
 			return true
@@ -75,13 +75,13 @@ func EdgeQualifies(e *grimoire.CausalEdge) bool {
 // channel a bundle does not come by, and an error matching
 // bundle.ErrCorrupt for a time or vector it cannot read.
 func FromBundle(b *bundle.Bundle, digest, channel string) (*Offering, error) {
-	if channel != ChannelDeath && channel != ChannelClade {
-		return nil, fmt.Errorf("channel %q: a bundle is deposited by %q or %q: %w", channel, ChannelDeath, ChannelClade, inherit.ErrUnsupported)
+	if channel != ChannelDeath && channel != inherit.ChannelClade {
+		return nil, fmt.Errorf("channel %q: a bundle is deposited by %q or %q: %w", channel, ChannelDeath, inherit.ChannelClade, inherit.ErrUnsupported)
 	}
 	h := &b.Header
 	switch {
-	case h.Kind == bundle.KindClade && channel != ChannelClade:
-		return nil, &inherit.ChannelError{Kind: h.Kind, Channel: channel, Want: ChannelClade}
+	case h.Kind == bundle.KindClade && channel != inherit.ChannelClade:
+		return nil, &inherit.ChannelError{Kind: h.Kind, Channel: channel, Want: inherit.ChannelClade}
 	case h.Kind != bundle.KindDeath && h.Kind != bundle.KindClade:
 		return nil, fmt.Errorf("bundle kind %q: only %q bundles and %q pushes are deposited: %w", h.Kind, bundle.KindDeath, bundle.KindClade, inherit.ErrUnsupported)
 	}

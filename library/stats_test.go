@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/library"
 )
 
@@ -17,7 +18,7 @@ func TestSummarize(t *testing.T) {
 		record("w", grimoire.CategoryWarning, library.ChannelDeath, 0.2, 0, nil),
 		record("shared", grimoire.CategoryInsight, library.ChannelDeath, 0.7, 0, nil),
 		record("lone", grimoire.CategoryInsight, library.ChannelLive, 0.55, 1, nil),
-		record("weak", grimoire.CategoryInsight, library.ChannelClade, 0.48, 1, nil),
+		record("weak", grimoire.CategoryInsight, inherit.ChannelClade, 0.48, 1, nil),
 	}
 	recs[0].Deposit = &library.Attestation{GolemID: "a", Generation: 0, Confidence: 0.2}
 	recs[1].Deposit = &library.Attestation{GolemID: "a", Generation: 0, Confidence: 0.7}
@@ -29,7 +30,7 @@ func TestSummarize(t *testing.T) {
 		{GolemID: "a", Generation: 0, Channel: library.ChannelDeath},
 		{GolemID: "b", Generation: 1, Channel: library.ChannelLive},
 		{GolemID: "b", Generation: 1, Channel: library.ChannelDeath},
-		{GolemID: "c", Generation: 1, Channel: library.ChannelClade},
+		{GolemID: "c", Generation: 1, Channel: inherit.ChannelClade},
 	}
 	want := library.Stats{
 		Entries: 4, Active: 3, Archived: 1, Warnings: 1, Bloodstains: 2, Deposits: 4, Sightings: 2,

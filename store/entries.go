@@ -14,16 +14,14 @@ import (
 	"github.com/bardo-golem/bardo/grimoire"
 )
 
-// Channels by which an entry arrives in a store.
-const (
-	ChannelSelf        = "self"        // learned by this Golem (ingest)
-	ChannelPredecessor = "predecessor" // inherited from a predecessor's bundle
-	ChannelClade       = "clade"       // from a sibling's bundle
-	ChannelSnapshot    = "snapshot"    // from an insurance snapshot (degraded inheritance)
-	ChannelLibrary     = "library"     // equipped from the owner's Library of Babel
-	ChannelLive        = "live"        // a living Golem's export deposited in a library
-	ChannelDeath       = "death"       // a death deposit in a library
-)
+// ChannelSelf is the channel of an entry this Golem learned itself (an
+// ingest of its own export). The other channels an entry arrives in a
+// store by belong to the packages that decide them: a bundle's
+// (inherit.ChannelPredecessor, inherit.ChannelClade,
+// inherit.ChannelSnapshot), an equip's (library.EquipChannel), and in a
+// library a deposit's (library.ChannelDeath, library.ChannelLive,
+// inherit.ChannelClade, library.ChannelMarketplace, library.ChannelManual).
+const ChannelSelf = "self"
 
 // Row is one grimoire_entries row with its embedding. Entry.Store carries
 // the store state that exports write back out.

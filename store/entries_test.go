@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 )
 
 // fullRow is a row with every column set to a value other than its
@@ -43,7 +44,7 @@ func fullRow(id string) *Row {
 			RequiresInvestigation: true,
 			Store: &grimoire.StoreState{
 				ArrivalConfidence:   ptr(0.255),
-				Channel:             ChannelPredecessor,
+				Channel:             inherit.ChannelPredecessor,
 				Bundle:              "sha256:" + repeat("ab", 32),
 				MemoryStrength:      ptr(0.97),
 				RetrievalWeight:     ptr(1.2),

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -225,6 +226,6 @@ func inheritedRow(id string, sourceGen int, sourceConf, arrival float64) *Row {
 	e := entry(id, "inherited "+id, arrival)
 	e.Provenance = grimoire.ProvenancePredecessor
 	e.Source = &grimoire.Source{GolemID: "golem-7a", Generation: sourceGen, Confidence: sourceConf}
-	e.Store = &grimoire.StoreState{ArrivalConfidence: ptr(arrival), Channel: ChannelPredecessor, Bundle: "sha256:" + repeat("0f", 32)}
+	e.Store = &grimoire.StoreState{ArrivalConfidence: ptr(arrival), Channel: inherit.ChannelPredecessor, Bundle: "sha256:" + repeat("0f", 32)}
 	return &Row{Entry: *e}
 }

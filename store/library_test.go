@@ -129,7 +129,7 @@ func TestDepositThreeGolems(t *testing.T) {
 		// b-oracle at 0.97 is a sighting; b-drain has a-drain's text (an
 		// exact match); b-slip at 0.92 to a-oracle is kept with a same_as.
 		{b, library.ChannelDeath, counts{admitted: 2, skipped: 2, sameAs: 1}},
-		{c, library.ChannelClade, counts{admitted: 1, skipped: 1}},
+		{c, inherit.ChannelClade, counts{admitted: 1, skipped: 1}},
 	} {
 		d, err := deposit(t, s, step.b, step.channel)
 		if err != nil {
@@ -177,7 +177,7 @@ func TestDepositThreeGolems(t *testing.T) {
 			t.Errorf("%s in tier %q, want %q", id, got, tier)
 		}
 	}
-	if r := recs["c-new"]; r.Entry.Confidence != clade(0.95) || library.BloodstainProvenance(&r.Entry) || r.Origin.Channel != library.ChannelClade {
+	if r := recs["c-new"]; r.Entry.Confidence != clade(0.95) || library.BloodstainProvenance(&r.Entry) || r.Origin.Channel != inherit.ChannelClade {
 		t.Errorf("c-new: %v, origin %+v: a clade deposit at × 0.80 without bloodstain provenance", r.Entry.Confidence, r.Origin)
 	}
 	if r := recs["a-gas"]; !library.BloodstainProvenance(&r.Entry) || r.Entry.Store.ArrivalConfidence != nil || r.Origin.GolemID != "golem-a" {
@@ -210,7 +210,7 @@ func TestDepositIdempotentAndNonDestructive(t *testing.T) {
 	if _, err := deposit(t, s, a, library.ChannelDeath); !errors.Is(err, ErrAlreadyDeposited) {
 		t.Fatalf("second deposit: %v, want ErrAlreadyDeposited", err)
 	}
-	if _, err := deposit(t, s, a, library.ChannelClade); !errors.Is(err, ErrAlreadyDeposited) {
+	if _, err := deposit(t, s, a, inherit.ChannelClade); !errors.Is(err, ErrAlreadyDeposited) {
 		t.Fatalf("the same bundle by another channel: %v, want ErrAlreadyDeposited", err)
 	}
 	if d := cmp.Diff(before, dump(t, s)); d != "" {
@@ -266,7 +266,7 @@ func TestEquipIntoSuccessor(t *testing.T) {
 	for _, x := range []struct {
 		b       *bundle.Bundle
 		channel string
-	}{{a, library.ChannelDeath}, {b, library.ChannelDeath}, {c, library.ChannelClade}} {
+	}{{a, library.ChannelDeath}, {b, library.ChannelDeath}, {c, inherit.ChannelClade}} {
 		if _, err := deposit(t, lib, x.b, x.channel); err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +313,7 @@ func TestEquipIntoSuccessor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gas.Confidence != 0.3 || *gas.Store.ArrivalConfidence != 0.3 || gas.Store.Channel != ChannelLibrary || gas.Source.GolemID != "golem-a" {
+	if gas.Confidence != 0.3 || *gas.Store.ArrivalConfidence != 0.3 || gas.Store.Channel != library.EquipChannel || gas.Source.GolemID != "golem-a" {
 		t.Errorf("a-gas equipped at %v (arrival %v, channel %q, source %+v), want 0.3 from golem-a", gas.Confidence, *gas.Store.ArrivalConfidence, gas.Store.Channel, gas.Source)
 	}
 	n, err := succ.Stats(ctx)

@@ -115,7 +115,7 @@ record is not equipped with it.
 				o.Channel = library.ChannelManual
 			}
 			switch o.Channel {
-			case "", library.ChannelDeath, library.ChannelLive, library.ChannelClade:
+			case "", library.ChannelDeath, library.ChannelLive, inherit.ChannelClade:
 				if picked {
 					return usagef(c.CommandPath(), "--pick and --pick-file go with --channel manual, not %s", o.Channel)
 				}
@@ -149,7 +149,7 @@ record is not equipped with it.
 	f.StringArrayVar(&o.Pick, "pick", nil, "pull the entry with this `id` by hand (repeatable; --channel manual)")
 	f.StringVar(&o.PickFile, "pick-file", "", "pull the entries whose ids `file` lists, one a line (--channel manual)")
 	cmd.RegisterFlagCompletionFunc("channel", cobra.FixedCompletions(
-		[]string{library.ChannelDeath, library.ChannelLive, library.ChannelClade, library.ChannelManual}, cobra.ShellCompDirectiveNoFileComp))
+		[]string{library.ChannelDeath, library.ChannelLive, inherit.ChannelClade, library.ChannelManual}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a record at cosine 0.90–0.95 to another: keep or merge")
 	f.StringVar(&o.LibraryID, "library-id", defaultLibraryID, "golem `id` of a library this deposit creates")
 	f.BoolVar(&o.Strict, "strict", false, "make an export's unknown record types and fields errors, not warnings")
