@@ -41,7 +41,10 @@ func BenchmarkAdd(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		s := bottleneck.NewSelector(bottleneck.DefaultMaxEntries, now)
+		s, err := bottleneck.NewSelector(bottleneck.DefaultMaxEntries, now)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for i := range stream {
 			s.Add(&stream[i])
 		}
@@ -55,7 +58,7 @@ func BenchmarkAdd(b *testing.B) {
 // BenchmarkResult sorts a full selection of 2048.
 func BenchmarkResult(b *testing.B) {
 	stream := benchStream()[:1<<16]
-	s := bottleneck.NewSelector(bottleneck.DefaultMaxEntries, now)
+	s := selector(b, bottleneck.DefaultMaxEntries, now)
 	for i := range stream {
 		s.Add(&stream[i])
 	}

@@ -29,6 +29,8 @@ package bottleneck
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/bardo-golem/bardo/decay"
@@ -37,12 +39,32 @@ import (
 )
 
 // DefaultMaxEntries is the cap of the bottleneck when none is given
-// (docs/DECISIONS.md#genomic-bottleneck: "Cap 2048").
+// (docs/DECISIONS.md#genomic-bottleneck: "Cap 2048"), and of every
+// selection of entries a Golem is given: the clade push, the equip from a
+// library.
 const DefaultMaxEntries = 2048
 
 // MaxEntriesLimit is the largest cap a caller may ask for; it bounds the
 // memory of a selection and the size of a bundle.
 const MaxEntriesLimit = 65536
+
+// ErrMaxEntries is matched, with errors.Is, by the error for a cap Cap
+// refuses.
+var ErrMaxEntries = errors.New("invalid max entries")
+
+// Cap returns the cap a caller asks for with n: the one rule of every cap
+// on entries (the bottleneck, the clade push, the equip). 0 means
+// DefaultMaxEntries; a cap below 0 or above MaxEntriesLimit is refused
+// with an error matching ErrMaxEntries.
+func Cap(n int) (int, error) {
+	switch {
+	case n == 0:
+		return DefaultMaxEntries, nil
+	case n < 0 || n > MaxEntriesLimit:
+		return 0, fmt.Errorf("%w: %d is outside [1, %d] (0 means %d)", ErrMaxEntries, n, MaxEntriesLimit, DefaultMaxEntries)
+	}
+	return n, nil
+}
 
 // Candidate reports whether an entry competes in the bottleneck: its
 // category is one of the six germline categories and it is not quarantined.
@@ -99,11 +121,15 @@ type Selector struct {
 	minConf    float64 // a candidate's confidence must be at least this (0: any)
 }
 
-// NewSelector returns a Selector that keeps at most maxEntries candidates,
-// ranked by their decay at now. A maxEntries below 1 keeps none (the
-// selector still counts).
-func NewSelector(maxEntries int, now time.Time) *Selector {
-	return &Selector{now: now, top: topk.New(maxEntries, compare, rankedID)}
+// NewSelector returns a Selector that keeps at most maxEntries candidates
+// (0: DefaultMaxEntries; Cap refuses the others), ranked by their decay at
+// now.
+func NewSelector(maxEntries int, now time.Time) (*Selector, error) {
+	n, err := Cap(maxEntries)
+	if err != nil {
+		return nil, err
+	}
+	return &Selector{now: now, top: topk.New(n, compare, rankedID)}, nil
 }
 
 // NewSharingSelector returns a Selector whose candidates are the
@@ -111,10 +137,13 @@ func NewSelector(maxEntries int, now time.Time) *Selector {
 // capped exactly as NewSelector's: a clade push at a sharing threshold
 // (bundle.ShareThreshold). An entry below the threshold is counted among
 // the entries, not the candidates.
-func NewSharingSelector(maxEntries int, now time.Time, minConfidence float64) *Selector {
-	s := NewSelector(maxEntries, now)
+func NewSharingSelector(maxEntries int, now time.Time, minConfidence float64) (*Selector, error) {
+	s, err := NewSelector(maxEntries, now)
+	if err != nil {
+		return nil, err
+	}
 	s.minConf = minConfidence
-	return s
+	return s, nil
 }
 
 // MaxEntries returns the cap of the selection.
@@ -132,7 +161,7 @@ func (s *Selector) Add(e *grimoire.Entry) {
 		return
 	}
 	s.candidates++
-	if s.top.Full() && (s.top.Cap() == 0 || cannotReach(e.QualityScore, s.worst)) {
+	if s.top.Full() && cannotReach(e.QualityScore, s.worst) {
 		return
 	}
 	score, dec := Score(e, s.now)

@@ -1,6 +1,7 @@
 package bottleneck_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -36,6 +37,16 @@ func entry(id string, q float64, age time.Duration, edits ...func(*grimoire.Entr
 		edit(e)
 	}
 	return e
+}
+
+// selector is bottleneck.NewSelector for a cap that must be valid.
+func selector(t testing.TB, maxEntries int, now time.Time) *bottleneck.Selector {
+	t.Helper()
+	s, err := bottleneck.NewSelector(maxEntries, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func class(c string) func(*grimoire.Entry)    { return func(e *grimoire.Entry) { e.DecayClass = c } }
@@ -119,7 +130,7 @@ func TestResultOrder(t *testing.T) {
 		entry("quarantined", 1, 0, status(grimoire.StatusQuarantined)),         // not a candidate
 		entry("archived", 0.3, 0, status(grimoire.StatusArchived)),             // 0.3
 	}
-	s := bottleneck.NewSelector(bottleneck.DefaultMaxEntries, now)
+	s := selector(t, bottleneck.DefaultMaxEntries, now)
 	for _, e := range in {
 		s.Add(e)
 	}
@@ -158,7 +169,7 @@ var bytewise = []string{"10", "9", "B", "Z", "a", "a\x00", "ab", "e", "z", "É",
 
 func TestTiesByIDBytewise(t *testing.T) {
 	for _, k := range []int{1, 3, len(bytewise), 100} {
-		s := bottleneck.NewSelector(k, now)
+		s := selector(t, k, now)
 		for i := len(bytewise) - 1; i >= 0; i-- { // worst first: every tie has to be decided
 			s.Add(entry(bytewise[i], 0.5, 0))
 		}
@@ -179,8 +190,7 @@ func TestCap(t *testing.T) {
 		max  int
 		want []string
 	}{
-		{"zero keeps nothing", 0, []string{}},
-		{"negative keeps nothing", -1, []string{}},
+		{"zero is the default cap", 0, []string{"e1", "e2", "e3", "e4", "e5"}},
 		{"one keeps the best", 1, []string{"e1"}},
 		{"cap below the candidates keeps the best", 3, []string{"e1", "e2", "e3"}},
 		{"cap at the candidates keeps all", 5, []string{"e1", "e2", "e3", "e4", "e5"}},
@@ -189,7 +199,7 @@ func TestCap(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {2, 5, 0, 4, 1, 3}} {
-				s := bottleneck.NewSelector(tt.max, now)
+				s := selector(t, tt.max, now)
 				for _, i := range order {
 					s.Add(in[i])
 				}
@@ -211,7 +221,7 @@ func TestCap(t *testing.T) {
 }
 
 func TestResultLeavesSelectorUsable(t *testing.T) {
-	s := bottleneck.NewSelector(2, now)
+	s := selector(t, 2, now)
 	s.Add(entry("b", 0.5, 0))
 	s.Add(entry("c", 0.4, 0))
 	first := s.Result()
@@ -227,8 +237,47 @@ func TestResultLeavesSelectorUsable(t *testing.T) {
 	}
 }
 
+// TestCapRule: the one rule of every cap on entries. 0 means the
+// default; below 0 or above the limit is refused, by the selectors too.
+func TestCapRule(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, want int
+		err     string
+	}{
+		{"zero is the default", 0, bottleneck.DefaultMaxEntries, ""},
+		{"one", 1, 1, ""},
+		{"the limit", bottleneck.MaxEntriesLimit, bottleneck.MaxEntriesLimit, ""},
+		{"negative", -1, 0, "invalid max entries: -1 is outside [1, 65536] (0 means 2048)"},
+		{"above the limit", bottleneck.MaxEntriesLimit + 1, 0, "invalid max entries: 65537 is outside [1, 65536] (0 means 2048)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := bottleneck.Cap(tt.n)
+			if tt.err != "" {
+				if !errors.Is(err, bottleneck.ErrMaxEntries) || err.Error() != tt.err {
+					t.Errorf("Cap(%d) = %d, %v; want an error %q", tt.n, got, err, tt.err)
+				}
+				if s, err := bottleneck.NewSelector(tt.n, now); s != nil || !errors.Is(err, bottleneck.ErrMaxEntries) {
+					t.Errorf("NewSelector(%d) = %v, %v; want ErrMaxEntries", tt.n, s, err)
+				}
+				if s, err := bottleneck.NewSharingSelector(tt.n, now, 0.6); s != nil || !errors.Is(err, bottleneck.ErrMaxEntries) {
+					t.Errorf("NewSharingSelector(%d) = %v, %v; want ErrMaxEntries", tt.n, s, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("Cap(%d) = %d, %v; want %d", tt.n, got, err, tt.want)
+			}
+			if s := selector(t, tt.n, now); s.MaxEntries() != tt.want {
+				t.Errorf("NewSelector(%d).MaxEntries() = %d, want %d", tt.n, s.MaxEntries(), tt.want)
+			}
+		})
+	}
+}
+
 func TestSelectorKeepsParameters(t *testing.T) {
-	s := bottleneck.NewSelector(7, now)
+	s := selector(t, 7, now)
 	if s.MaxEntries() != 7 || !s.Now().Equal(now) {
 		t.Errorf("MaxEntries, Now = %d, %v; want 7, %v", s.MaxEntries(), s.Now(), now)
 	}
@@ -245,7 +294,7 @@ func TestRanksByWrittenScore(t *testing.T) {
 		t.Fatalf("Score(%v) = %v, want it rounded to 0.4", higher.QualityScore, s1)
 	}
 	for _, in := range [][]*grimoire.Entry{{higher, lower}, {lower, higher}} {
-		s := bottleneck.NewSelector(2, now)
+		s := selector(t, 2, now)
 		for _, e := range in {
 			s.Add(e)
 		}
@@ -279,7 +328,7 @@ func TestWorstKeptTiedByRounding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, in := range [][]*grimoire.Entry{{tt.a, tt.b}, {tt.b, tt.a}} {
-				s := bottleneck.NewSelector(1, now)
+				s := selector(t, 1, now)
 				for _, e := range in {
 					s.Add(e)
 				}

@@ -32,7 +32,7 @@ func mustSelect(t *testing.T, path string, maxEntries int) []bottleneck.Ranked {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	s := bottleneck.NewSelector(maxEntries, r.Header().ExportedAt)
+	s := selector(t, maxEntries, r.Header().ExportedAt)
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {

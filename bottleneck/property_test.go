@@ -82,7 +82,7 @@ func fullSort(in []*grimoire.Entry, k int) []scored {
 
 func selectAll(t *testing.T, in []*grimoire.Entry, k int) []scored {
 	t.Helper()
-	s := bottleneck.NewSelector(k, now)
+	s := selector(t, k, now)
 	for _, e := range in {
 		s.Add(e)
 	}
@@ -101,7 +101,7 @@ func TestSelectionEqualsTruncatedFullSort(t *testing.T) {
 	for trial := range 300 {
 		n := rng.IntN(200)
 		in := randomEntries(rng, n)
-		k := rng.IntN(n + 5)
+		k := 1 + rng.IntN(n+5)
 		want := append([]scored{}, fullSort(in, k)...)
 		got := selectAll(t, in, k)
 		if d := cmp.Diff(want, got); d != "" {

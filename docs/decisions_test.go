@@ -80,7 +80,6 @@ func TestNumbers(t *testing.T) {
 		"library.EssentialConfidence":         library.EssentialConfidence,
 		"library.RecommendedConfidence":       library.RecommendedConfidence,
 		"library.RecallAbove":                 library.RecallAbove,
-		"library.DefaultMaxEntries":           library.DefaultMaxEntries,
 	}
 	tbls := tables(after(t, readDoc(t, "docs/DECISIONS.md"), "<!-- numbers:"))
 	if len(tbls) == 0 {

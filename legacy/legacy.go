@@ -38,7 +38,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/snapshot"
@@ -95,11 +94,7 @@ func Build(src *grimoire.Input, o Options) (*Legacy, error) {
 		return nil, fmt.Errorf("%w: %d is outside [1, %d]", ErrTop, o.Top, MaxTop)
 	}
 	opts := o.Pipeline
-	maxEntries := opts.MaxEntries
-	if maxEntries == 0 {
-		maxEntries = bottleneck.DefaultMaxEntries
-	}
-	opts.Share = &thanatopsis.Share{Phase: o.Phase, Threshold: o.Threshold, MaxEntries: maxEntries}
+	opts.Share = &thanatopsis.Share{Phase: o.Phase, Threshold: o.Threshold, MaxEntries: opts.MaxEntries}
 	a, err := thanatopsis.Analyze(src, opts)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/library"
@@ -80,11 +81,11 @@ func BenchmarkSelect(b *testing.B) {
 	rand.New(rand.NewPCG(5, 8)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	b.ReportAllocs()
 	for b.Loop() {
-		s := library.NewSelector(library.EquipOptions{Now: now})
+		s := selector(b, library.EquipOptions{Now: now})
 		for i := range recs {
 			s.Add(&recs[i])
 		}
-		if len(s.Result()) != library.DefaultMaxEntries {
+		if len(s.Result()) != bottleneck.DefaultMaxEntries {
 			b.Fatal("not a full selection")
 		}
 	}

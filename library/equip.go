@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
@@ -59,6 +60,11 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 	default:
 		return nil, fmt.Errorf("on-similar %q: equip takes %q or %q", o.OnSimilar, inherit.OnSimilarKeep, inherit.OnSimilarMerge)
 	}
+	n, err := bottleneck.Cap(o.MaxEntries)
+	if err != nil {
+		return nil, err
+	}
+	o.MaxEntries = n
 	eq := &Equip{Choices: make([]Choice, len(sel))}
 	rows := make([]inherit.Arrival, len(sel))
 	incoming := make([]dedup.Incoming, len(sel))
@@ -202,7 +208,7 @@ func equipParams(libraryGolem, state string, t inherit.Target, o EquipOptions, s
 		"library":           libraryGolem,
 		"library_state":     state,
 		"store_generation":  t.Generation,
-		"max_entries":       o.maxEntries(),
+		"max_entries":       o.MaxEntries, // as PlanEquip resolved it
 		"domains":           orEmpty(o.Domains),
 		"tags":              orEmpty(o.Tags),
 		"categories":        orEmpty(o.Categories),

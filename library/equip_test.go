@@ -1,11 +1,13 @@
 package library_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/dedup"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
@@ -13,9 +15,20 @@ import (
 	"github.com/bardo-golem/bardo/lineage"
 )
 
+// selector is library.NewSelector for options that must be valid.
+func selector(t testing.TB, o library.EquipOptions) *library.Selector {
+	t.Helper()
+	s, err := library.NewSelector(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // selectIDs runs a selection over recs and returns the ids in order.
-func selectIDs(o library.EquipOptions, recs []library.Record) []string {
-	s := library.NewSelector(o)
+func selectIDs(t testing.TB, o library.EquipOptions, recs []library.Record) []string {
+	t.Helper()
+	s := selector(t, o)
 	for i := range recs {
 		s.Add(&recs[i])
 	}
@@ -61,7 +74,7 @@ func TestSelect(t *testing.T) {
 		{"a category", library.EquipOptions{Now: now, Categories: []string{grimoire.CategoryHeuristic}}, []string{"i-tie-a", "i-tie-b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if d := cmp.Diff(tc.want, selectIDs(tc.o, lib())); d != "" {
+			if d := cmp.Diff(tc.want, selectIDs(t, tc.o, lib())); d != "" {
 				t.Errorf("selection (-want +got):\n%s", d)
 			}
 		})
@@ -79,9 +92,9 @@ func TestSelectBoundedMatchesSort(t *testing.T) {
 		}
 		recs = append(recs, record(fmt.Sprintf("r%03d", (i*37)%200), cat, library.ChannelLive, float64(i%17)/16, 0, nil))
 	}
-	all := selectIDs(library.EquipOptions{Now: now, MaxEntries: 1000}, recs)
+	all := selectIDs(t, library.EquipOptions{Now: now, MaxEntries: 1000}, recs)
 	for _, n := range []int{1, 7, 16, 50, 199} {
-		if d := cmp.Diff(all[:n], selectIDs(library.EquipOptions{Now: now, MaxEntries: n}, recs)); d != "" {
+		if d := cmp.Diff(all[:n], selectIDs(t, library.EquipOptions{Now: now, MaxEntries: n}, recs)); d != "" {
 			t.Errorf("cap %d (-head of the full order +selection):\n%s", n, d)
 		}
 	}
@@ -99,7 +112,7 @@ func TestPlanEquip(t *testing.T) {
 		record("dup", grimoire.CategoryInsight, library.ChannelLive, 0.9, 2, cos097), // sighting of the successor's own row
 	}
 	recs[0].Entry.Provenance, recs[0].Entry.Polarity = grimoire.ProvenanceDeathReflection, grimoire.PolarityNegative
-	s := library.NewSelector(library.EquipOptions{Now: now})
+	s := selector(t, library.EquipOptions{Now: now})
 	for i := range recs {
 		s.Add(&recs[i])
 	}
@@ -199,7 +212,7 @@ func TestSelectLeavesOwnOut(t *testing.T) {
 		from("sibling", "golem-a-g1b", 1),
 	}
 	line := lineage.Line{GolemID: "golem-a-g1", Generation: 1}
-	s := library.NewSelector(library.EquipOptions{Now: now, Line: &line})
+	s := selector(t, library.EquipOptions{Now: now, Line: &line})
 	for i := range recs {
 		s.Add(&recs[i])
 	}
@@ -210,7 +223,32 @@ func TestSelectLeavesOwnOut(t *testing.T) {
 	if d := cmp.Diff([]string{"parent", "same-id-other-generation", "sibling"}, ids); d != "" || s.Own() != 1 || s.Seen() != 4 {
 		t.Errorf("selection (-want +got):\n%s own %d of %d", d, s.Own(), s.Seen())
 	}
-	if got := selectIDs(library.EquipOptions{Now: now}, recs); len(got) != 4 {
+	if got := selectIDs(t, library.EquipOptions{Now: now}, recs); len(got) != 4 {
 		t.Errorf("without a line: %v", got)
+	}
+}
+
+// TestEquipCap: equip's cap is read by bottleneck.Cap, as every cap on
+// entries is: 0 means the default, a negative cap or one above the limit
+// is refused by the selector and by PlanEquip alike.
+func TestEquipCap(t *testing.T) {
+	if s := selector(t, library.EquipOptions{Now: now}); s == nil {
+		t.Fatal("no selector")
+	}
+	eq, err := library.PlanEquip("library", "activity 1", nil, nil, inherit.Target{GolemID: "heir", Generation: 1}, library.EquipOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eq.Plan.Params["max_entries"]; got != bottleneck.DefaultMaxEntries {
+		t.Errorf("max_entries recorded %v, want the default %d", got, bottleneck.DefaultMaxEntries)
+	}
+	for _, n := range []int{-1, bottleneck.MaxEntriesLimit + 1} {
+		o := library.EquipOptions{Now: now, MaxEntries: n}
+		if s, err := library.NewSelector(o); s != nil || !errors.Is(err, bottleneck.ErrMaxEntries) {
+			t.Errorf("NewSelector(max %d) = %v, %v; want ErrMaxEntries", n, s, err)
+		}
+		if eq, err := library.PlanEquip("library", "activity 1", nil, nil, inherit.Target{GolemID: "heir", Generation: 1}, o); eq != nil || !errors.Is(err, bottleneck.ErrMaxEntries) {
+			t.Errorf("PlanEquip(max %d) = %v, %v; want ErrMaxEntries", n, eq, err)
+		}
 	}
 }

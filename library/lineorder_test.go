@@ -31,12 +31,12 @@ func TestEquipSelectionDoesNotDependOnOrder(t *testing.T) {
 			recs = append(recs, library.Record{Entry: *e})
 		}
 	}
-	want := selectIDs(library.EquipOptions{Now: now, MaxEntries: len(recs)}, recs)
+	want := selectIDs(t, library.EquipOptions{Now: now, MaxEntries: len(recs)}, recs)
 	rng := rand.New(rand.NewPCG(33, 1))
 	for n := 1; n <= len(want); n++ { // every cut, so some fall inside ties
 		for shuffle := range 2 {
 			rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
-			if d := cmp.Diff(want[:n], selectIDs(library.EquipOptions{Now: now, MaxEntries: n}, recs)); d != "" {
+			if d := cmp.Diff(want[:n], selectIDs(t, library.EquipOptions{Now: now, MaxEntries: n}, recs)); d != "" {
 				t.Errorf("cap %d, shuffle %d (-head of the full order +selection):\n%s", n, shuffle, d)
 			}
 		}

@@ -132,7 +132,7 @@ func TestManualEquipConfidence(t *testing.T) {
 			t.Errorf("%s: EquipConfidence(%v, manual, %d) = %v, want %v", tc.name, tc.conf, tc.hops, got, tc.want)
 		}
 	}
-	s := library.NewSelector(library.EquipOptions{Now: now})
+	s := selector(t, library.EquipOptions{Now: now})
 	r := record("m", grimoire.CategoryInsight, library.ChannelManual, 0.5, 1, vec(1))
 	s.Add(&r)
 	eq, err := library.PlanEquip("library", "activity 1", s.Result(), nil, inherit.Target{GolemID: "heir", Generation: 3}, library.EquipOptions{Now: now})

@@ -51,9 +51,6 @@ const (
 	// RecallAbove: recall surfaces records whose cosine to a condition
 	// exceeds it.
 	RecallAbove = 0.8
-
-	// DefaultMaxEntries is equip's cap, warnings included.
-	DefaultMaxEntries = 2048
 )
 
 // Multiplier returns the equip multiplier of a deposit channel.

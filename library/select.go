@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/internal/topk"
 	"github.com/bardo-golem/bardo/lineage"
@@ -12,7 +13,7 @@ import (
 
 // EquipOptions say what to equip a successor with.
 type EquipOptions struct {
-	MaxEntries int       // the cap, warnings included; 0 means DefaultMaxEntries
+	MaxEntries int       // the cap, warnings included, as bottleneck.Cap reads it: 0 means bottleneck.DefaultMaxEntries
 	Domains    []string  // keep entries of any of these domains; none: every domain
 	Tags       []string  // keep entries with any of these tags; none: every entry
 	Categories []string  // keep entries of any of these categories; none: every category
@@ -30,13 +31,6 @@ type EquipOptions struct {
 func (o *EquipOptions) Own(r *Record) bool {
 	g := r.Origin.Generation
 	return o.Line != nil && g != nil && o.Line.Own(r.Origin.GolemID, *g)
-}
-
-func (o *EquipOptions) maxEntries() int {
-	if o.MaxEntries <= 0 {
-		return DefaultMaxEntries
-	}
-	return o.MaxEntries
 }
 
 // Eligible reports whether a record can be equipped: active, not merged
@@ -94,9 +88,15 @@ type Selector struct {
 	seen, eligible, own int
 }
 
-// NewSelector starts a selection.
-func NewSelector(o EquipOptions) *Selector {
-	return &Selector{o: o, top: topk.New(o.maxEntries(), rank, selectedID)}
+// NewSelector starts a selection. A MaxEntries bottleneck.Cap refuses is
+// an error matching bottleneck.ErrMaxEntries.
+func NewSelector(o EquipOptions) (*Selector, error) {
+	n, err := bottleneck.Cap(o.MaxEntries)
+	if err != nil {
+		return nil, err
+	}
+	o.MaxEntries = n
+	return &Selector{o: o, top: topk.New(n, rank, selectedID)}, nil
 }
 
 // Add offers a record. The selector may keep r: the caller must not

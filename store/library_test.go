@@ -275,7 +275,10 @@ func TestEquipIntoSuccessor(t *testing.T) {
 	defer succ.Close()
 
 	o := library.EquipOptions{Now: t0, MaxEntries: 4}
-	sel := library.NewSelector(o)
+	sel, err := library.NewSelector(o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := lib.EachRecord(ctx, func(r *library.Record) error { sel.Add(r); return nil }); err != nil {
 		t.Fatal(err)
 	}

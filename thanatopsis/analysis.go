@@ -35,8 +35,7 @@ type Analysis struct {
 
 // firstPass reads src once through every collector.
 func firstPass(src opener, opts Options) (*pass, error) {
-	maxEntries, err := opts.maxEntries()
-	if err != nil {
+	if _, err := bottleneck.Cap(opts.MaxEntries); err != nil {
 		return nil, err
 	}
 	if err := opts.Share.check(); err != nil {
@@ -54,11 +53,21 @@ func firstPass(src opener, opts Options) (*pass, error) {
 	if now.IsZero() {
 		now = h.ExportedAt
 	}
-	p := newPass(h, maxEntries, now, opts.Limits)
+	sel, err := bottleneck.NewSelector(opts.MaxEntries, now) // the cap was checked above
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	p := newPass(h, sel, opts.Limits)
 	if sh := opts.Share; sh != nil {
 		share := sh.resolve(h.Phase)
+		push, err := bottleneck.NewSharingSelector(sh.MaxEntries, now, share.Threshold)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
 		p.share = &share
-		p.push = &selection{sel: bottleneck.NewSharingSelector(sh.MaxEntries, now, share.Threshold)}
+		p.push = &selection{sel: push}
 	}
 	if err := p.read(r); err != nil {
 		r.Close()

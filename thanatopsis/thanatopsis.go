@@ -16,9 +16,9 @@ import (
 
 // Options are the choices of a death pipeline run.
 type Options struct {
-	// MaxEntries caps the entries of the bundle: 0 means
-	// bottleneck.DefaultMaxEntries (2048); at most
-	// bottleneck.MaxEntriesLimit (65536).
+	// MaxEntries caps the entries of the bundle, as bottleneck.Cap reads
+	// a cap: 0 means bottleneck.DefaultMaxEntries; out of range, Build
+	// returns an error matching bottleneck.ErrMaxEntries.
 	MaxEntries int
 	// Now is the reference time of the decay. The zero Time means the
 	// export header's exported_at.
@@ -52,17 +52,19 @@ type Share struct {
 	Phase string
 	// Threshold, when set, is the threshold whatever the phase.
 	Threshold *float64
-	// MaxEntries caps the push, in [1, bottleneck.MaxEntriesLimit].
+	// MaxEntries caps the push, as bottleneck.Cap reads a cap (0: the
+	// default).
 	MaxEntries int
 }
 
 func (s *Share) check() error {
-	switch {
-	case s == nil:
+	if s == nil {
 		return nil
-	case s.MaxEntries < 1 || s.MaxEntries > bottleneck.MaxEntriesLimit:
-		return fmt.Errorf("%w: clade push cap %d is outside [1, %d]", ErrMaxEntries, s.MaxEntries, bottleneck.MaxEntriesLimit)
-	case s.Threshold != nil && !(*s.Threshold >= 0 && *s.Threshold <= 1):
+	}
+	if _, err := bottleneck.Cap(s.MaxEntries); err != nil {
+		return fmt.Errorf("clade push: %w", err)
+	}
+	if s.Threshold != nil && !(*s.Threshold >= 0 && *s.Threshold <= 1) {
 		return fmt.Errorf("%w: %v is outside [0,1]", ErrShareThreshold, *s.Threshold)
 	}
 	if _, ok := bundle.ShareThreshold(s.Phase); !ok {
@@ -104,22 +106,6 @@ type Advisor struct {
 	// deterministic advice and header.advisor.reason says why: an advisor
 	// never fails a bundle.
 	Tell reflection.TellFunc
-}
-
-// ErrMaxEntries is matched, with errors.Is, by the error Build returns for
-// an Options.MaxEntries out of range.
-var ErrMaxEntries = errors.New("invalid max entries")
-
-// maxEntries returns the cap the options ask for.
-func (o *Options) maxEntries() (int, error) {
-	switch {
-	case o.MaxEntries == 0:
-		return bottleneck.DefaultMaxEntries, nil
-	case o.MaxEntries < 0 || o.MaxEntries > bottleneck.MaxEntriesLimit:
-		return 0, fmt.Errorf("%w: %d is outside [1, %d] (0 means %d)",
-			ErrMaxEntries, o.MaxEntries, bottleneck.MaxEntriesLimit, bottleneck.DefaultMaxEntries)
-	}
-	return o.MaxEntries, nil
 }
 
 func (o *Options) check() error {
@@ -185,10 +171,10 @@ type pass struct {
 	share      *bundle.Share // the push's threshold, resolved against the header
 }
 
-func newPass(h *grimoire.Header, maxEntries int, now time.Time, limits reflection.Limits) *pass {
+func newPass(h *grimoire.Header, sel *bottleneck.Selector, limits reflection.Limits) *pass {
 	return &pass{
 		header:     h,
-		selection:  &selection{sel: bottleneck.NewSelector(maxEntries, now)},
+		selection:  &selection{sel: sel},
 		graph:      &graph{},
 		documents:  &documents{},
 		episodes:   &episodes{},

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/bardo-golem/bardo/bottleneck"
 	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/decay"
 	"github.com/bardo-golem/bardo/grimoire"
@@ -273,7 +274,7 @@ func TestMaxEntriesOption(t *testing.T) {
 			defer src.Close()
 			b, err := thanatopsis.Build(src, thanatopsis.Options{MaxEntries: tt.maxEntries})
 			if tt.wantErr != "" {
-				if !errors.Is(err, thanatopsis.ErrMaxEntries) || err.Error() != tt.wantErr || b != nil {
+				if !errors.Is(err, bottleneck.ErrMaxEntries) || err.Error() != tt.wantErr || b != nil {
 					t.Errorf("Build = %v, %v; want no bundle and %q", b, err, tt.wantErr)
 				}
 				return
@@ -289,6 +290,30 @@ func TestMaxEntriesOption(t *testing.T) {
 				t.Errorf("max entries = %d, want %d", b.Header.Bottleneck.MaxEntries, want)
 			}
 		})
+	}
+}
+
+// TestBudgetHoldsTheLargestCap: a bundle's decoder admits as many entries
+// as the largest cap the bottleneck allows, and no more are needed
+// (the format does not import a stage: a test holds them equal).
+func TestBudgetHoldsTheLargestCap(t *testing.T) {
+	if bundle.MaxEntries != bottleneck.MaxEntriesLimit {
+		t.Errorf("bundle.MaxEntries %d, bottleneck.MaxEntriesLimit %d: one must follow the other", bundle.MaxEntries, bottleneck.MaxEntriesLimit)
+	}
+}
+
+// TestShareCap: the clade push's cap is read as every cap on entries is
+// (bottleneck.Cap): 0 is the default, a negative cap is refused.
+func TestShareCap(t *testing.T) {
+	a := analyze(t, small, thanatopsis.Options{Share: &thanatopsis.Share{}})
+	if got := a.Push.Header.Bottleneck.MaxEntries; got != bottleneck.DefaultMaxEntries {
+		t.Errorf("push cap %d, want the default %d", got, bottleneck.DefaultMaxEntries)
+	}
+	src := grimoire.FileInput(small)
+	defer src.Close()
+	if _, err := thanatopsis.Analyze(src, thanatopsis.Options{Share: &thanatopsis.Share{MaxEntries: -1}}); !errors.Is(err, bottleneck.ErrMaxEntries) ||
+		err.Error() != "clade push: invalid max entries: -1 is outside [1, 65536] (0 means 2048)" {
+		t.Errorf("Analyze with a push cap of -1: %v, want ErrMaxEntries", err)
 	}
 }
 

@@ -21,15 +21,15 @@ func newAutopsyCmd(g *globals, runF func(autopsyOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "autopsy EXPORT",
 		Short: "Run the epistemic autopsy of a Grimoire export",
-		Long: `Run the epistemic autopsy of a Golem's Grimoire export: which death clock
-fired, how its last 500 ticks of predictions went, and which entries drove
+		Long: helpf(`Run the epistemic autopsy of a Golem's Grimoire export: which death clock
+fired, how its last {{.autopsy.WindowTicks}} ticks of predictions went, and which entries drove
 the failed ones — the toxic knowledge a successor must distrust.
 
-The window holds the episodes with T_end − 500 < tick ≤ T_end (T_end: the
+The window holds the episodes with T_end − {{.autopsy.WindowTicks}} < tick ≤ T_end (T_end: the
 header's tick, else the largest episode tick) and a known prediction.
-Staleness fires when their accuracy is below 0.30; senescence when the
+Staleness fires when their accuracy is below {{.autopsy.StalenessAccuracy}}; senescence when the
 fitness (the header's epistemic_fitness, else the last fitness record) is
-below the senescence threshold (default 0.35). When neither fires the
+below the senescence threshold (default {{.grimoire.DefaultSenescenceThreshold}}). When neither fires the
 autopsy says "no death clock fired" and stops there, which is not an
 error; --force runs it anyway.
 
@@ -43,9 +43,9 @@ uses in the window, and confidence its confidence in the export:
 the geometric mean of the three, in [0,1]: all three must hold for an entry
 to have driven the failures. Toxic entries are ranked by contribution,
 descending, ties by id. Recommendation, first match wins: reinvestigate
-with fewer than 5 uses in the window (thin evidence); reinvestigate when,
+with fewer than {{.autopsy.MinUses}} uses in the window (thin evidence); reinvestigate when,
 before the window, it was right more often than not in the last valid
-regime (regime-dependent); invert when its window failure rate is ≥ 0.8
+regime (regime-dependent); invert when its window failure rate is ≥ {{.autopsy.InvertFailureRate}}
 (consistently wrong); else discard. Dream journal and quarantined entries
 never cross into a bundle: when toxic, they count as unrecorded.
 
@@ -58,7 +58,7 @@ staleness fires), W = 6 failed, F = 0.75.
   e      0.5         2     2         1
   b      0.7         3     1         0.33  (not above F: not toxic)
 
-  a: ∛(5/6 × 1   × 0.9) = ∛0.75     ≈ 0.908560  invert (rate 1 ≥ 0.8)
+  a: ∛(5/6 × 1   × 0.9) = ∛0.75     ≈ 0.908560  invert (rate 1 ≥ {{.autopsy.InvertFailureRate}})
   d: ∛(4/6 × 0.8 × 0.8) = ∛0.426667 ≈ 0.752829  reinvestigate (right 2 of 3
      times in bull, the last valid regime, before the window)
   e: ∛(2/6 × 1   × 0.5) = ∛0.166667 ≈ 0.550321  reinvestigate (2 uses)
@@ -67,7 +67,7 @@ Prints a summary and the toxic entries as tables on a terminal, as
 tab-separated text with a header row otherwise, and a bardo.autopsy/v1
 document with --json.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "the export is malformed"},
 			status{exitNoInput, "EXPORT cannot be opened"},
 		),

@@ -55,7 +55,7 @@ otherwise, and a bardo.bottleneck/v1 document with --json.
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "print at most `n` entries")
+	addMaxEntries(f, &o.MaxEntries, "print at most `n` entries")
 	f.Var(timeValue{&o.Now}, "now", "reference `time` of the decay, RFC 3339 (default: the export's exported_at)")
 	f.BoolVar(&o.Strict, "strict", false, "make unknown record types and fields errors, not warnings")
 	return cmd
@@ -127,7 +127,10 @@ func selectEntries(g *globals, in io.Reader, o bottleneckOptions) (*bottleneck.S
 		now = r.Header().ExportedAt
 	}
 	g.warnNowBefore(o.Now, r.Header().ExportedAt)
-	sel := bottleneck.NewSelector(o.MaxEntries, now)
+	sel, err := bottleneck.NewSelector(o.MaxEntries, now)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {

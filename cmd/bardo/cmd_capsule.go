@@ -28,8 +28,8 @@ func newCapsuleCmd(g *globals, runF func(capsuleOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "capsule BUNDLE|--store PATH -o OUT.json",
 		Short: "Write a germline as a KIP Cognitive Capsule",
-		Long: `Write the germline of a death bundle, or of a store as it stands, as a KIP
-Cognitive Capsule (KIP-Cognitive-Capsule, format_version 2.0-draft), so a
+		Long: helpf(`Write the germline of a death bundle, or of a store as it stands, as a KIP
+Cognitive Capsule (KIP-Cognitive-Capsule, format_version {{.capsule.FormatVersion}}), so a
 KIP brain can take in what the Golem passes on.
 
 Every germline entry becomes an Entry concept carrying its text (its name,
@@ -58,7 +58,7 @@ A summary goes to stderr unless --quiet; with --json, a bardo.capsule/v1
 document goes to stdout: records by kind, concepts by type, external refs
 by kind, and what was left out and why.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "BUNDLE is malformed or not a death bundle, or the store is damaged"},
 			status{exitNoInput, "BUNDLE or the store cannot be opened"},
 			status{exitCantCreat, "OUT cannot be created"},
@@ -99,7 +99,7 @@ by kind, and what was left out and why.
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "", "write the capsule to `file` (\"-\": stdout, never a terminal)")
 	g.addStoreFlags(f, &o.Store, false)
-	f.IntVar(&o.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "--store: keep at most `n` entries")
+	addMaxEntries(f, &o.MaxEntries, "--store: keep at most `n` entries")
 	f.Var(timeValue{&o.Now}, "now", "--store: reference `time` of the decay, RFC 3339 (default: the store's latest activity)")
 	return cmd
 }

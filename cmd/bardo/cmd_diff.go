@@ -31,7 +31,7 @@ func newDiffCmd(g *globals, runF func(diffOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Show what changed between two bundles",
-		Long: `Compare bundle A with bundle B, an ancestor's with its successor's say,
+		Long: helpf(`Compare bundle A with bundle B, an ancestor's with its successor's say,
 and print what changed from A to B, section by section: the header
 (generation, parents, counts, …), the entries added (+), removed (-) and
 changed (~), PLAYBOOK.md as a unified diff, the causal graph's edges, the
@@ -41,7 +41,7 @@ their change, B − A: "confidence 0.300 → 0.255 (−0.045)".
 
 Entries are the same entry when they have the same id. With --match
 content, the entries left over are matched by embedding, at a cosine of at
-least 0.95 in the bundles' common space (or of bardo-text/v1 vectors of the
+least {{.bundlediff.ContentThreshold}} in the bundles' common space (or of bardo-text/v1 vectors of the
 content, for an entry without an embedding there), best pair first: the
 entries a successor re-minted under new ids show as "=" pairs with their
 cosine.
@@ -53,18 +53,18 @@ changes inheritance explains are expected, summed up in one line per kind
   - successor_header: header fields a successor always changes
     (golem_id, generation, parents, ancestry, exported_at, tick, phase,
     death, bottleneck.now, counts);
-  - inheritance_discount: confidence min(source, 0.3)·0.85^(h−1), h
+  - inheritance_discount: confidence min(source, {{.inherit.BasePredecessor}})·{{.inherit.GenerationFactor}}^(h−1), h
     generations from where it was earned;
   - inheritance_bookkeeping: provenance predecessor, source filled in,
     confidence_at_creation the arrival's, score, decay and strength
     recomputed at B's time;
-  - archived_below_floor: an entry arriving below 0.05, archived;
+  - archived_below_floor: an entry arriving below {{.inherit.RetrievalFloor}}, archived;
   - reflection_arrival: A's reflection items and autopsy markers arriving
     as entries;
   - bottleneck_cut: an entry of A that, carried unchanged, scores below
     B's last when B's bottleneck is full, and its edges;
   - inheritance_sighting: an entry of A that inheriting A takes for a
-    sighting of another (the same content, or cosine above 0.95), and its
+    sighting of another (the same content, or cosine above {{.dedup.SkipAbove}}), and its
     edges moved onto that entry;
   - successor_rewrites: B's own reflection, autopsy and left-out
     references.
@@ -90,7 +90,7 @@ sections. Like diff(1), bardo diff exits 0 when A and B are the same bundle
 (the same digest) and 1 when they differ, with a line on stderr that says
 so.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitBad, "the bundles differ"},
 			status{exitDataErr, "A or B is not a valid bundle, or they cannot be compared (a death bundle and a snapshot)"},
 			status{exitNoInput, "A or B cannot be opened"},
@@ -122,7 +122,7 @@ so.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Match, "match", bundlediff.MatchID, "match entries by `id|content`: by id only, or also by embedding cosine ≥ 0.95")
+	f.StringVar(&o.Match, "match", bundlediff.MatchID, helpf("match entries by `id|content`: by id only, or also by embedding cosine ≥ {{.bundlediff.ContentThreshold}}"))
 	f.BoolVar(&o.Stat, "stat", false, "print only how many changes each section and field has, expected and unexpected apart")
 	f.BoolVar(&o.All, "all", false, "list every change, the expected ones too")
 	f.StringArrayVar(&o.Sections, "section", nil, "show only section `name` (repeatable): "+strings.Join(diffSections[:7], ", "))

@@ -29,12 +29,12 @@ func newImportCmd(g *globals, runF func(importOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import FILE -o EXPORT.jsonl",
 		Short: "Turn a KIP capsule or a Letta agent file into a Grimoire export",
-		Long: `Read a foreign memory file and write it as a bardo.grimoire-export/v1
+		Long: helpf(`Read a foreign memory file and write it as a bardo.grimoire-export/v1
 export that verify accepts and bundle and ingest take, so a foreign
 agent's knowledge can become a generation of a bardo lineage. The kind is
 detected from the content; --from kip|letta forces it.
 
-A KIP Cognitive Capsule (format_version 2.0-draft) has its
+A KIP Cognitive Capsule (format_version {{.capsule.FormatVersion}}) has its
 integrity.content_digest checked first (kip-jcs-safe-v1): a capsule whose
 content does not match it is refused before anything else is read. bardo's
 own capsules (bardo capsule) map back to their entries, confidences,
@@ -54,7 +54,7 @@ Trust does not travel with a file: every entry arrives quarantined,
 invisible to recall and to the bottleneck, unless --trusted. The rules
 are in the foreign package's documentation.
 
-` + fmt.Sprintf(`The file is read as strictly as an export: bytes that are not UTF-8, a
+`) + fmt.Sprintf(`The file is read as strictly as an export: bytes that are not UTF-8, a
 lone surrogate or a member name given twice refuse it. It is never held
 whole: a Letta file is streamed, and an import holds at most %d MiB of
 what it reads (a capsule is read whole within that); a file past %d MiB,

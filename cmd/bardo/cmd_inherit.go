@@ -39,32 +39,32 @@ func newInheritCmd(g *globals, runF func(inheritOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inherit BUNDLE",
 		Short: "Apply a death bundle, or an insurance snapshot, to a successor's store",
-		Long: `Apply the germline bundle BUNDLE (bardo.bundle/v1) to the store, in one
+		Long: helpf(`Apply the germline bundle BUNDLE (bardo.bundle/v1) to the store, in one
 transaction recorded as an "inherit" activity at --now.
 
 Nothing arrives above its base, whatever the bundle claims. On the
-predecessor channel an entry arrives at min(source confidence, 0.3) ×
-0.85^(hops−1), hops from the generation that last earned it to the
-store's; death reflection items at 0.25 and autopsy markers at 0.35, times
+predecessor channel an entry arrives at min(source confidence, {{.inherit.BasePredecessor}}) ×
+{{.inherit.GenerationFactor}}^(hops−1), hops from the generation that last earned it to the
+store's; death reflection items at {{.inherit.BaseReflection}} and autopsy markers at {{.inherit.BaseAutopsy}}, times
 the same factor from the bundle's generation. --channel clade applies a
-sibling's bundle at min(confidence, 0.4) × 0.80; a clade push (bardo
+sibling's bundle at min(confidence, {{.inherit.CladeCap}}) × {{.inherit.CladeFactor}}; a clade push (bardo
 legacy) comes by that channel only. A row arriving below the
-retrieval floor 0.05 is stored archived, never dropped. Bloodstains arrive
-with retrieval weight 1.2 and demurrage weight 3.0; the autopsy's toxic
+retrieval floor {{.inherit.RetrievalFloor}} is stored archived, never dropped. Bloodstains arrive
+with retrieval weight {{.inherit.BloodstainRetrievalWeight}} and demurrage weight {{.inherit.BloodstainDemurrageWeight}}; the autopsy's toxic
 entries arrive flagged with their recommendation, and nothing of the
 store's is ever deleted.
 
 Each incoming row is compared with the store's rows and those admitted
 before it (cosine in float64, within one embedding space, else through
-bardo-text/v1 of the texts): above 0.95 it is not admitted and a sighting
-of the store's row is recorded; from 0.90 to 0.95 both are kept and a
+bardo-text/v1 of the texts): above {{.dedup.SkipAbove}} it is not admitted and a sighting
+of the store's row is recorded; from {{.dedup.SameAsFrom}} to {{.dedup.SkipAbove}} both are kept and a
 same_as candidate recorded, the new row pointing to the old with
 --on-similar merge (asked pair by pair with ask, which needs a terminal);
-below 0.90 it is admitted. An id the store holds is never overwritten.
+below {{.dedup.SameAsFrom}} it is admitted. An id the store holds is never overwritten.
 
 An insurance snapshot (bardo snapshot) of a Golem that died without a
 death protocol is a degraded inheritance, on the snapshot channel: its top
-insights arrive as a predecessor's entries do (at most 0.3), those its
+insights arrive as a predecessor's entries do (at most {{.inherit.BasePredecessor}}), those its
 successor notes mark likely stale flagged "likely_stale" for review, and
 its PLAYBOOK.md; there is no reflection or autopsy, and its episodes,
 metrics, credits, staleness test and trajectory never cross. The report
@@ -112,7 +112,7 @@ Prints what the inherit did (a field/value table, or with --json a
 bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 --store defaults to $BARDO_STORE, else grimoire.db in the working folder.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "the bundle is corrupt or its digest does not match, its kind does not go by --channel, it is the store's own or a descendant's, it is of another lineage on the predecessor or snapshot channel without --adopt, or the store is damaged"},
 			status{exitNoInput, "BUNDLE cannot be opened, or a clade bundle names no existing store"},
 			status{exitCantCreat, "the store cannot be created"},
@@ -151,7 +151,7 @@ bardo.inherit/v1 document); warnings, what was not done, go to stderr.
 	f := cmd.Flags()
 	g.addStoreFlags(f, &o.Store, true)
 	f.StringVar(&o.Channel, "channel", "", "`channel` the bundle comes by: predecessor, clade (a sibling's) or snapshot (default: snapshot for an insurance snapshot, else predecessor)")
-	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a row at cosine 0.90–0.95 to another: keep, merge or ask")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, helpf("`action` for a row at cosine {{.dedup.SameAsFrom}}–{{.dedup.SkipAbove}} to another: keep, merge or ask"))
 	f.StringVar(&o.GolemID, "golem-id", "", "golem `id` of a store this inherit creates (default: FIRST-gN-SUFFIX)")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
 	f.BoolVar(&o.RequireSignature, "require-signature", false, "refuse a bundle not signed by a key the store trusts, even when it trusts none (see --quarantine)")
@@ -178,7 +178,7 @@ func runInherit(ctx context.Context, g *globals, o inheritOptions) error {
 		// refused before the store is opened, let alone created.
 		return &hintedError{
 			err:  fmt.Errorf("%s: %w", inputName(o.Bundle), &inherit.ChannelError{Kind: bundle.KindClade, Channel: o.Channel, Want: inherit.ChannelClade}),
-			hint: "a clade push is a sibling's knowledge: inherit it into an existing store with --channel clade (at min(confidence, 0.4) × 0.80)",
+			hint: helpf("a clade push is a sibling's knowledge: inherit it into an existing store with --channel clade (at min(confidence, {{.inherit.CladeCap}}) × {{.inherit.CladeFactor}})"),
 		}
 	}
 	step, planned := g.stepProgress("planning " + inputName(o.Bundle))

@@ -37,7 +37,7 @@ func newLegacyCmd(g *globals, runF func(legacyOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "legacy EXPORT --dir DIR",
 		Short: "Write a dying Golem's clade push and marketplace listing",
-		Long: `Write what a death gives beyond its successor (the Death Protocol's
+		Long: helpf(`Write what a death gives beyond its successor (the Death Protocol's
 phase III) into DIR, as two bundles (bundle/FORMAT.md):
 
   clade push   kind "clade": the germline candidates (the bottleneck's
@@ -47,7 +47,7 @@ phase III) into DIR, as two bundles (bundle/FORMAT.md):
                decay, at most --max-entries), with the causal edges among
                them and PLAYBOOK.md. Soma never crosses, as in a death
                bundle. A sibling takes it with bardo inherit --channel
-               clade, at min(confidence, 0.4) × 0.80.
+               clade, at min(confidence, {{.inherit.CladeCap}}) × {{.inherit.CladeFactor}}.
   listing      kind "listing": the --top reflection items of the death
                reflection with the highest novelty against the --clade
                sources (as bardo reflect --clade scores them), ties by
@@ -57,8 +57,8 @@ phase III) into DIR, as two bundles (bundle/FORMAT.md):
                nothing about price.
 
 The sharing threshold is that of the export header's phase, or --phase's:
-0.6 thriving, stable and conservation (and an export without a phase),
-0.3 declining, 0.1 terminal. --threshold sets it whatever the phase.
+{{.bundle.ShareThresholdThriving}} thriving, stable and conservation (and an export without a phase),
+{{.bundle.ShareThresholdDeclining}} declining, {{.bundle.ShareThresholdTerminal}} terminal. --threshold sets it whatever the phase.
 
 The files are DIR/<golem id>-<exported_at>-<digest prefix>.clade and
 .listing, named like snapshots; each is written to a temporary file and
@@ -78,7 +78,7 @@ edges_left_out, playbook}, listing {path, digest, written, exists, bytes,
 reflection_items, items [{rank, index, name, text, refs, novelty}]},
 clade_sources, signed_by.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "the export, a --clade source or the --sign key is malformed"},
 			status{exitNoInput, "EXPORT, a --clade source or the --sign key cannot be opened"},
 			status{exitCantCreat, "DIR is missing or not a folder, or a bundle cannot be created in it"},

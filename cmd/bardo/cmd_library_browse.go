@@ -26,18 +26,18 @@ func newLibraryLsCmd(g *globals, runF func(libraryLsOptions) error) *cobra.Comma
 	cmd := &cobra.Command{
 		Use:   "ls",
 		Short: "List the library's entries with their tiers",
-		Long: `List the library's entries, by id: tier, category, the channel each came
+		Long: helpf(`List the library's entries, by id: tier, category, the channel each came
 by, status, confidence, effective weight at --now, how many Golems
 deposited or sighted it, who deposited it, and its text.
 
-Tiers: essential (warnings, and entries deposited or sighted by at least 3
-distinct Golems each at confidence ≥ 0.6), recommended (confidence ≥ 0.5),
+Tiers: essential (warnings, and entries deposited or sighted by at least {{.library.EssentialGolems}}
+distinct Golems each at confidence ≥ {{.library.EssentialConfidence}}), recommended (confidence ≥ {{.library.RecommendedConfidence}}),
 optional (the rest). --tier, --golem (deposited or sighted by) and
 --category narrow the list, each repeatable. A table on a terminal,
 tab-separated text otherwise, or with --json a bardo.library-ls/v1
 document.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "--library is not a library, or is damaged"},
 			status{exitNoInput, "the library does not exist"},
 		),

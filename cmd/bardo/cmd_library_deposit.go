@@ -39,7 +39,7 @@ func newLibraryDepositCmd(g *globals, runF func(libraryDepositOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "deposit SRC",
 		Short: "Deposit a death bundle, a living export or a sibling's bundle in the library",
-		Long: `Deposit SRC in the library, in one transaction recorded as a "deposit"
+		Long: helpf(`Deposit SRC in the library, in one transaction recorded as a "deposit"
 activity at --now that names the depositing Golem, its generation and
 SRC's digest. A source is deposited once: depositing it again changes
 nothing and says "applied: false, reason: already deposited".
@@ -47,30 +47,30 @@ nothing and says "applied: false, reason: already deposited".
 --channel says how SRC comes (by default death for a bundle, live for an
 export):
 
-  death   a germline bundle: insights and heuristics with confidence ≥ 0.6,
-          every warning, the causal edges among them with weight ≥ 0.5 and
-          evidence ≥ 3, and the final PLAYBOOK.md (kept as
+  death   a germline bundle: insights and heuristics with confidence ≥ {{.library.DeathMinConfidence}},
+          every warning, the causal edges among them with weight ≥ {{.library.EdgeMinWeight}} and
+          evidence ≥ {{.library.EdgeMinEvidence}}, and the final PLAYBOOK.md (kept as
           death/GOLEM-gN/PLAYBOOK.md). Every record carries bloodstain
-          provenance: retrieval weight 1.2, decay three times slower.
+          provenance: retrieval weight {{.inherit.BloodstainRetrievalWeight}}, decay three times slower.
   live    a living Golem's export: entries of the germline categories with
-          confidence ≥ 0.5, without their soma; lower trust when equipped.
+          confidence ≥ {{.library.LiveMinConfidence}}, without their soma; lower trust when equipped.
   clade   a sibling's bundle or clade push (bardo legacy): as death, at
-          confidence × 0.80, without bloodstain provenance.
+          confidence × {{.library.CladeFactor}}, without bloodstain provenance.
   manual  a dying Golem's export, pulled by hand: exactly the entries
           --pick ID (repeatable) and --pick-file FILE (one id a line) name,
           whatever their confidence, without their soma, and the causal
-          edges among them with weight ≥ 0.5 and evidence ≥ 3; equipped at
-          min(confidence × 0.50, 0.3) × 0.85^(hops−1). A picked id the
+          edges among them with weight ≥ {{.library.EdgeMinWeight}} and evidence ≥ {{.library.EdgeMinEvidence}}; equipped at
+          min(confidence × {{.library.MultiplierOther}}, {{.inherit.BasePredecessor}}) × {{.inherit.GenerationFactor}}^(hops−1). A picked id the
           export does not hold, or a quarantined entry, is an error (65)
           that names it, and nothing is deposited. --pick implies
           --channel manual. The pull is deposited once per set of ids.
 
 Each record is compared with the library's (cosine in float64, within one
-embedding space, else through bardo-text/v1): above 0.95 it is not
+embedding space, else through bardo-text/v1): above {{.dedup.SkipAbove}} it is not
 admitted and a sighting is recorded, naming the depositing Golem and its
-confidence (sightings count Golems, never change a confidence); from 0.90
-to 0.95 both are kept and a same_as candidate recorded (--on-similar merge
-points the new row to the old); below 0.90 it is admitted. Nothing the
+confidence (sightings count Golems, never change a confidence); from {{.dedup.SameAsFrom}}
+to {{.dedup.SkipAbove}} both are kept and a same_as candidate recorded (--on-similar merge
+points the new row to the old); below {{.dedup.SameAsFrom}} it is admitted. Nothing the
 library holds is changed or removed.
 
 The first deposit creates the library (golem id --library-id). --dry-run
@@ -95,7 +95,7 @@ a record whose id another signer's record holds is kept as
 apart:<12 hex of the digest>:<id>, equipped under its own id when that
 record is not equipped with it.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
 			status{exitNoInput, "SRC or --pick-file cannot be opened"},
 			status{exitCantCreat, "the library cannot be created"},
@@ -150,7 +150,7 @@ record is not equipped with it.
 	f.StringVar(&o.PickFile, "pick-file", "", "pull the entries whose ids `file` lists, one a line (--channel manual)")
 	cmd.RegisterFlagCompletionFunc("channel", cobra.FixedCompletions(
 		[]string{library.ChannelDeath, library.ChannelLive, inherit.ChannelClade, library.ChannelManual}, cobra.ShellCompDirectiveNoFileComp))
-	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for a record at cosine 0.90–0.95 to another: keep or merge")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, helpf("`action` for a record at cosine {{.dedup.SameAsFrom}}–{{.dedup.SkipAbove}} to another: keep or merge"))
 	f.StringVar(&o.LibraryID, "library-id", defaultLibraryID, "golem `id` of a library this deposit creates")
 	f.BoolVar(&o.Strict, "strict", false, "make an export's unknown record types and fields errors, not warnings")
 	f.BoolVar(&o.DryRun, "dry-run", false, "print each record's decision and write nothing")

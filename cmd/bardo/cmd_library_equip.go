@@ -31,22 +31,22 @@ func newLibraryEquipCmd(g *globals, runF func(libraryEquipOptions) error) *cobra
 	cmd := &cobra.Command{
 		Use:   "equip",
 		Short: "Equip a newborn Golem's store from the library",
-		Long: `Select what a newborn Golem starts with and apply it to its store, in one
+		Long: helpf(`Select what a newborn Golem starts with and apply it to its store, in one
 transaction recorded as an "equip" activity at --now.
 
 The selection: the library's active entries not merged into another,
 narrowed by --domain, --tag and --category when given (each repeatable,
 any value matching), warnings first, then by effective weight ×
-retrieval weight at --now (death deposits weigh 1.2), ties by id, up to
+retrieval weight at --now (death deposits weigh {{.inherit.BloodstainRetrievalWeight}}), ties by id, up to
 --max-entries, warnings included.
 
-Each entry arrives at min(confidence × multiplier, 0.3) × 0.85^(hops−1):
-the multiplier of the channel it was deposited by (death 0.70, live 0.60,
-clade, marketplace and manual 0.50), hops from the generation that earned
-its confidence to the store's. Nothing arrives above 0.3; below the
-retrieval floor 0.05 it is stored archived. Death-deposited entries keep
+Each entry arrives at min(confidence × multiplier, {{.inherit.BasePredecessor}}) × {{.inherit.GenerationFactor}}^(hops−1):
+the multiplier of the channel it was deposited by (death {{.library.MultiplierDeath}}, live {{.library.MultiplierLive}},
+clade, marketplace and manual {{.library.MultiplierOther}}), hops from the generation that earned
+its confidence to the store's. Nothing arrives above {{.inherit.BasePredecessor}}; below the
+retrieval floor {{.inherit.RetrievalFloor}} it is stored archived. Death-deposited entries keep
 their bloodstain provenance. Entries meet the store's own rows as an
-inherit's do (above 0.95 a sighting, 0.90 to 0.95 a same_as candidate),
+inherit's do (above {{.dedup.SkipAbove}} a sighting, {{.dedup.SameAsFrom}} to {{.dedup.SkipAbove}} a same_as candidate),
 and the edges among them come along.
 
 Each library entry keeps the verdict of the deposit it came from (the
@@ -69,7 +69,7 @@ bardo.library-equip/v1 document with the selection). --store defaults to
 $BARDO_STORE, else grimoire.db; the store must exist ('bardo init' or a
 first 'bardo inherit' make it).
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "--library is not a library, --store is one, or either is damaged"},
 			status{exitNoInput, "the library or the store does not exist"},
 			status{exitIOErr, "I/O error, disk full included"},
@@ -100,11 +100,11 @@ first 'bardo inherit' make it).
 	f := cmd.Flags()
 	addLibraryFlags(f, &o.Library, false)
 	g.addStoreFlags(f, &o.Store, true)
-	f.IntVar(&o.MaxEntries, "max-entries", library.DefaultMaxEntries, "equip at most `n` entries, warnings included")
+	addMaxEntries(f, &o.MaxEntries, "equip at most `n` entries, warnings included")
 	f.StringArrayVar(&o.Domains, "domain", nil, "equip only entries of `domain` (repeatable)")
 	f.StringArrayVar(&o.Tags, "tag", nil, "equip only entries carrying `tag` (repeatable)")
 	f.StringArrayVar(&o.Categories, "category", nil, "equip only entries of `category` (repeatable)")
-	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, "`action` for an entry at cosine 0.90–0.95 to the store's: keep or merge")
+	f.StringVar(&o.OnSimilar, "on-similar", inherit.OnSimilarKeep, helpf("`action` for an entry at cosine {{.dedup.SameAsFrom}}–{{.dedup.SkipAbove}} to the store's: keep or merge"))
 	f.BoolVar(&o.DryRun, "dry-run", false, "print the selection and write nothing")
 	f.BoolVar(&o.Quarantine, "quarantine", false, "equip entries the store's trust policy refuses quarantined, instead of leaving them out")
 	f.Var(timeValue{&o.Now}, "now", "`time` of the effective weights and the equip, RFC 3339 (default: the clock)")
@@ -134,7 +134,10 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	if err != nil {
 		return err
 	}
-	sel := library.NewSelector(eo)
+	sel, err := library.NewSelector(eo)
+	if err != nil {
+		return err
+	}
 	if err := lib.EachRecord(ctx, func(r *library.Record) error {
 		ok, err := judge.admit(r)
 		if ok {

@@ -21,22 +21,22 @@ func newMaintainCmd(g *globals, runF func(maintainOptions) error) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "maintain",
 		Short: "Run one bounded memory-maintenance cycle on a store or library",
-		Long: `Run one maintenance cycle on a store (or a library), keeping every KIP
+		Long: helpf(`Run one maintenance cycle on a store (or a library), keeping every KIP
 maintenance invariant, in this order:
 
   assessment      read-only counts; reading never bumps an access counter
-  metabolism      memory_strength × --decay-factor, floored at 0.05, once
+  metabolism      memory_strength × --decay-factor, floored at {{.maintain.StrengthFloor}}, once
                   per cycle; bloodstains, warnings, anti_knowledge,
                   autopsy-flagged entries and open questions are protected
   identity        same_as candidates listed; nothing is merged by itself
-  contradiction   near-duplicates of opposite polarity (cosine ≥ 0.90 in one
+  contradiction   near-duplicates of opposite polarity (cosine ≥ {{.maintain.ContestedCosine}} in one
                   embedding space, else bardo-text/v1) recorded as contested
                   pairs; both sides stay
   derivation      entries drawing on an autopsy-flagged root (born of that
                   bundle's death reflection, or merged into a flagged row)
                   flagged stale: a flag, never a retraction
   retention       active entries whose effective weight (confidence ×
-                  temporal decay) fell below 0.05 archived, with the reason
+                  temporal decay) fell below {{.inherit.RetrievalFloor}} archived, with the reason
   health report   the store's health signals against their thresholds
 
 Confidence never changes and nothing is deleted. A cycle is its --now: it
@@ -50,7 +50,7 @@ Work goes in batches, one transaction each; --max-reviewed and
 Prints the report (a section/name/value/threshold/status table, or with
 --json a bardo.maintain/v1 document).
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "not a store, a store of another schema, or a damaged one"},
 			status{exitNoInput, "the store cannot be opened"},
 			status{exitIOErr, "I/O error writing the store, disk full included"},

@@ -18,10 +18,10 @@ func newNoveltyCmd(g *globals, runF func(noveltyOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "novelty EXPORT --clade SRC...",
 		Short: "Score the death reflection's novelty against clade knowledge",
-		Long: `Score each item of an export's death reflection by how new it is to the
+		Long: helpf(`Score each item of an export's death reflection by how new it is to the
 clade:
 
-  novelty = min(1, (1 − max_cos) + 0.15 for confused, suspect and never_tested)
+  novelty = min(1, (1 − max_cos) + {{.novelty.UncertaintyBonus}} for confused, suspect and never_tested)
 
 max_cos being the largest cosine between the item and any entry of the
 clade knowledge (0 when none is positive). Each --clade SRC adds a source:
@@ -36,7 +36,7 @@ category, novelty, max_cos, the nearest clade entry and the start of its
 text; as a table on a terminal, as tab-separated text with a header row
 otherwise, and as a bardo.novelty/v1 document with --json.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "the export or a --clade source is malformed, or their embeddings disagree"},
 			status{exitNoInput, "EXPORT or a --clade source cannot be opened"},
 		),

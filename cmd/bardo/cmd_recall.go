@@ -37,11 +37,11 @@ func newRecallCmd(g *globals, runF func(recallOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recall (--like EXPORT | --text TEXT | --vector FILE)",
 		Short: "Surface the bloodstains a living Golem's current conditions call up",
-		Long: `Bloodstain recall: given a living Golem's current conditions, surface the
+		Long: helpf(`Bloodstain recall: given a living Golem's current conditions, surface the
 records of a library or a store that are death-deposited (or equipped from
 a death deposit), flagged is_bloodstain, or of provenance death_reflection,
-whose cosine to a condition exceeds --min-cosine (0.8), ranked by cosine × retrieval
-weight (at least 1.2) × effective weight at --now, ties by id. Each hit
+whose cosine to a condition exceeds --min-cosine ({{.library.RecallAbove}}), ranked by cosine × retrieval
+weight (at least {{.inherit.BloodstainRetrievalWeight}}) × effective weight at --now, ties by id. Each hit
 says why it surfaced: what marks it as a death record, which death (the
 depositing Golem, its generation and bundle, or the Golem that earned it
 and the bundle it came in) and which condition matched.
@@ -67,7 +67,7 @@ $BARDO_STORE, else grimoire.db). A table on a terminal, tab-separated text
 otherwise, or with --json a bardo.recall/v1 document. No hit is not an
 error.
 
-` + exitStatus(
+`) + exitStatus(
 			status{exitDataErr, "EXPORT is malformed, or the store is damaged"},
 			status{exitNoInput, "EXPORT, the store or the library does not exist"},
 		),

@@ -57,7 +57,7 @@ var reviewPairsDoc = map[string]struct{ use, short, long, accept, reject, exampl
 	store.CandidateSameAs: {
 		use:   "same-as",
 		short: "List and decide same_as candidates: non-destructive merges",
-		long: `List the pending same_as candidates: pairs of entries, cosine 0.90 to 0.95,
+		long: `List the pending same_as candidates: pairs of entries, cosine {{.dedup.SameAsFrom}} to {{.dedup.SkipAbove}},
 that inheritance kept both of and may be the same knowledge. Nothing
 merges them by itself.
 
@@ -76,7 +76,7 @@ knowledge (and clears a same_as an inherit --on-similar merge set).`,
 		use:   "contested",
 		short: "List and audit contested pairs: contradictions kept as coexisting",
 		long: `List the pending contested pairs bardo maintain found: entries of opposite
-polarity whose cosine is at least 0.90, with who asserted each. Both sides
+polarity whose cosine is at least {{.maintain.ContestedCosine}}, with who asserted each. Both sides
 always stay: contradiction is not corruption, and different Golems'
 disagreement is not supersession.
 
@@ -97,7 +97,7 @@ func newReviewPairsCmd(g *globals, runF func(reviewOptions) error, kind string) 
 	cmd := &cobra.Command{
 		Use:   doc.use,
 		Short: doc.short,
-		Long: doc.long + `
+		Long: helpf(doc.long) + `
 
 Prints the candidates (an id/status/cosine/entry/other/... table), or the
 decision (a field/value table); with --json a bardo.review/v1 document.

@@ -35,18 +35,18 @@ func newSnapshotCmd(g *globals, runF func(snapshotOptions) error) *cobra.Command
 	cmd := &cobra.Command{
 		Use:   "snapshot EXPORT --dir DIR",
 		Short: "Write an insurance snapshot of a living Golem, and rotate old ones",
-		Long: `Write an insurance snapshot of a Grimoire export into DIR: a bundle of
-kind "snapshot" (bundle/FORMAT.md) holding the last 50 episodes (without
-emotional tags), the top 20 insights by confidence, PLAYBOOK.md, the latest
+		Long: helpf(`Write an insurance snapshot of a Grimoire export into DIR: a bundle of
+kind "snapshot" (bundle/FORMAT.md) holding the last {{.bundle.SnapshotEpisodes}} episodes (without
+emotional tags), the top {{.bundle.SnapshotInsights}} insights by confidence, PLAYBOOK.md, the latest
 strategy metrics, the credit state, the tick and the staleness test over the
-autopsy's 500-tick window; under epistemic pressure also notes for a
+autopsy's {{.autopsy.WindowTicks}}-tick window; under epistemic pressure also notes for a
 successor, under staleness pressure the accuracy trajectory. If the Golem
 dies without a death protocol, a successor inherits from its last snapshot
 (degraded: episodes never cross).
 
 The file is DIR/<golem id>-<exported_at>-<digest prefix>.snapshot, written
 to a temporary file and renamed. A snapshot that already exists is not
-written again. Runs on one DIR take its lock, DIR/` + snapshot.LockName + `: a
+written again. Runs on one DIR take its lock, DIR/`) + snapshot.LockName + `: a
 second run waits up to --wait, then exits 75.
 
 --embeddings f16 writes the insights' vectors as binary16 (half the

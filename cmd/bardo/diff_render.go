@@ -220,12 +220,12 @@ func writeDiff(w io.Writer, r *bundlediff.Result, v diffView) error {
 		}
 	}
 	for _, rule := range []struct{ name, text string }{
-		{bundlediff.RuleDiscount, "entries discounted by inheritance, as expected (min(source, 0.3)·0.85^(h−1))"},
+		{bundlediff.RuleDiscount, helpf("entries discounted by inheritance, as expected (min(source, {{.inherit.BasePredecessor}})·{{.inherit.GenerationFactor}}^(h−1))")},
 		{bundlediff.RuleBookkeeping, "entries with provenance and source bookkeeping only, as expected"},
-		{bundlediff.RuleArchive, "entries archived below the retrieval floor 0.05, as expected"},
+		{bundlediff.RuleArchive, helpf("entries archived below the retrieval floor {{.inherit.RetrievalFloor}}, as expected")},
 		{bundlediff.RuleArrival, "reflection items and autopsy markers of A arrived as entries, as expected"},
 		{bundlediff.RuleCut, "entries of A below B's bottleneck cut (B is full), as expected"},
-		{bundlediff.RuleSighting, "entries of A that inheritance took for sightings of another entry (cosine > 0.95), as expected"},
+		{bundlediff.RuleSighting, helpf("entries of A that inheritance took for sightings of another entry (cosine > {{.dedup.SkipAbove}}), as expected")},
 	} {
 		if n := summed[rule.name]; n > 0 {
 			s.summary(fmt.Sprintf("%s %s", humanCount(n), rule.text))

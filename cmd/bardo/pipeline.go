@@ -40,7 +40,7 @@ func (p *pipelineFlags) addExportFlags(f *pflag.FlagSet) {
 }
 
 func (p *pipelineFlags) addMaxEntries(f *pflag.FlagSet) {
-	f.IntVar(&p.MaxEntries, "max-entries", bottleneck.DefaultMaxEntries, "keep at most `n` entries: 2048 is the germline cap; up to 65536 for tests and analysis")
+	addMaxEntries(f, &p.MaxEntries, "keep at most `n` entries")
 }
 
 func (p *pipelineFlags) addClade(f *pflag.FlagSet) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/bardo-golem/bardo/bottleneck"
 )
@@ -141,9 +142,20 @@ func (v timeValue) Set(s string) error {
 
 func (timeValue) Type() string { return "time" }
 
-// checkMaxEntries checks a --max-entries value.
+// addMaxEntries binds --max-entries to n, the one cap flag of every
+// command that selects entries: its default the germline cap
+// (bottleneck.DefaultMaxEntries), its range bottleneck.Cap's, checked by
+// checkMaxEntries. what says what the cap does ("keep at most `n`
+// entries").
+func addMaxEntries(f *pflag.FlagSet, n *int, what string) {
+	f.IntVar(n, "max-entries", bottleneck.DefaultMaxEntries,
+		what+helpf(": {{.bottleneck.DefaultMaxEntries}} is the germline cap; up to {{.bottleneck.MaxEntriesLimit}} for tests and analysis"))
+}
+
+// checkMaxEntries checks a --max-entries value: bottleneck.Cap's range,
+// where a flag, whose default is the cap, has no use for 0.
 func checkMaxEntries(c *cobra.Command, n int) error {
-	if n < 1 || n > bottleneck.MaxEntriesLimit {
+	if _, err := bottleneck.Cap(n); err != nil || n == 0 {
 		return usagef(c.CommandPath(), "--max-entries %d is outside [1, %d]", n, bottleneck.MaxEntriesLimit)
 	}
 	return nil
