@@ -12,36 +12,51 @@ var entryStatuses = []string{grimoire.StatusActive, grimoire.StatusArchived}
 
 var polarities = []string{grimoire.PolarityPositive, grimoire.PolarityNegative}
 
-// rankLess reports whether a ranks before b: score descending, ties by id
-// ascending, bytewise.
-func rankLess(a, b *Entry) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	return a.ID < b.ID
+// entryOrder is how a list of entries is held: a death bundle's entries in
+// rank order, a snapshot's insights by confidence.
+type entryOrder struct {
+	section string               // "body.entries"
+	noun    string               // what the cap counts: "entries"
+	order   string               // the word for a break of the order: "out of rank order"
+	field   string               // the value it orders by, descending: "score"
+	value   func(*Entry) float64 // that value
+	each    func(string, *Entry) // a check of the list's own, or nil
 }
 
-func (c *checker) entries() {
-	entries := c.b.Body.Entries
-	if limit := c.b.Header.Bottleneck.MaxEntries; len(entries) > limit {
-		c.add("body.entries", "", "%d entries exceed header.bottleneck.max_entries %d", len(entries), limit)
+// entryList checks a list of entries: at most header.bottleneck.max_entries,
+// every id present and unique across the bundle (c.ids), the list by l's
+// value descending, ties by id ascending, bytewise, and each entry.
+func (c *checker) entryList(list []Entry, l entryOrder) {
+	if limit := c.b.Header.Bottleneck.MaxEntries; len(list) > limit {
+		c.add(l.section, "", "%d %s exceed header.bottleneck.max_entries %d", len(list), l.noun, limit)
 	}
-	for i := range entries {
-		e := &entries[i]
-		s := fmt.Sprintf("body.entries[%d]", i)
+	for i := range list {
+		e := &list[i]
+		s := fmt.Sprintf("%s[%d]", l.section, i)
 		if e.ID == "" {
 			c.add(s, "", "id is empty")
 		} else if j, dup := c.ids[e.ID]; dup {
-			c.add(s, e.ID, "duplicate id: also body.entries[%d]", j)
+			c.add(s, e.ID, "duplicate id: also %s[%d]", l.section, j)
 		} else {
 			c.ids[e.ID] = i
 		}
-		if i > 0 && !rankLess(&entries[i-1], e) {
-			c.add(s, e.ID, "out of rank order: score %v, id %q after score %v, id %q (score descending, then id ascending)",
-				e.Score, e.ID, entries[i-1].Score, entries[i-1].ID)
+		if i > 0 {
+			p := &list[i-1]
+			if v, pv := l.value(e), l.value(p); !(pv > v || (pv == v && p.ID < e.ID)) {
+				c.add(s, e.ID, "%s: %s %v, id %q after %s %v, id %q (%s descending, then id ascending)",
+					l.order, l.field, v, e.ID, l.field, pv, p.ID, l.field)
+			}
+		}
+		if l.each != nil {
+			l.each(s, e)
 		}
 		c.entry(s, e)
 	}
+}
+
+func (c *checker) entries() {
+	c.entryList(c.b.Body.Entries, entryOrder{section: "body.entries", noun: "entries", order: "out of rank order",
+		field: "score", value: func(e *Entry) float64 { return e.Score }})
 }
 
 func (c *checker) entry(s string, e *Entry) {

@@ -47,38 +47,16 @@ func (c *checker) snapshot() {
 	c.snapshotCounts(s)
 }
 
-// insightLess reports whether a comes before b among a snapshot's insights:
-// confidence descending, ties by id ascending, bytewise.
-func insightLess(a, b *Entry) bool {
-	if a.Confidence != b.Confidence {
-		return a.Confidence > b.Confidence
-	}
-	return a.ID < b.ID
-}
-
+// insights checks a snapshot's insights: a list of entries by confidence
+// descending, ties by id (entryList), of category insight only.
 func (c *checker) insights(insights []Entry) {
-	if limit := c.b.Header.Bottleneck.MaxEntries; len(insights) > limit {
-		c.add("body.insights", "", "%d insights exceed header.bottleneck.max_entries %d", len(insights), limit)
-	}
-	for i := range insights {
-		e := &insights[i]
-		s := fmt.Sprintf("body.insights[%d]", i)
-		if e.ID == "" {
-			c.add(s, "", "id is empty")
-		} else if j, dup := c.ids[e.ID]; dup {
-			c.add(s, e.ID, "duplicate id: also body.insights[%d]", j)
-		} else {
-			c.ids[e.ID] = i
-		}
-		if i > 0 && !insightLess(&insights[i-1], e) {
-			c.add(s, e.ID, "out of order: confidence %v, id %q after confidence %v, id %q (confidence descending, then id ascending)",
-				e.Confidence, e.ID, insights[i-1].Confidence, insights[i-1].ID)
-		}
-		if e.Category != grimoire.CategoryInsight {
-			c.add(s, e.ID, "category %q: a snapshot keeps insights only", e.Category)
-		}
-		c.entry(s, e)
-	}
+	c.entryList(insights, entryOrder{section: "body.insights", noun: "insights", order: "out of order",
+		field: "confidence", value: func(e *Entry) float64 { return e.Confidence },
+		each: func(s string, e *Entry) {
+			if e.Category != grimoire.CategoryInsight {
+				c.add(s, e.ID, "category %q: a snapshot keeps insights only", e.Category)
+			}
+		}})
 }
 
 func (c *checker) snapshotEpisodes(episodes []SnapshotEpisode) {
