@@ -67,9 +67,12 @@ func Cap(n int) (int, error) {
 }
 
 // Candidate reports whether an entry competes in the bottleneck: its
-// category is one of the six germline categories and it is not quarantined.
+// category is one of the six germline categories, it is not quarantined,
+// and its id is not of a set-aside form (grimoire.IsSetAside): a row a
+// store keeps beside another of the same id is the store's own, and a
+// bundle never carries one.
 func Candidate(e *grimoire.Entry) bool {
-	if e.Status == grimoire.StatusQuarantined {
+	if e.Status == grimoire.StatusQuarantined || grimoire.IsSetAside(e.ID) {
 		return false
 	}
 	switch e.Category {

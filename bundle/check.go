@@ -117,6 +117,17 @@ func (c *checker) id(section, name, v string) {
 	}
 }
 
+// entryID checks an entry's id: the id rule, and no set-aside form
+// (grimoire.IsSetAside, FORMAT.md "Ids"): that form is a store's own, for
+// a row it keeps beside another holding the same id, and a bundle carrying
+// one could hold the id a store sets a row aside under.
+func (c *checker) entryID(section, name, v string) {
+	c.id(section, name, v)
+	if grimoire.IsSetAside(v) {
+		c.add(section, "", "%s %q begins with %q or %q, the forms a store keeps for the rows it sets aside: a bundle never carries one", name, v, grimoire.AsidePrefix, grimoire.ApartPrefix)
+	}
+}
+
 func (c *checker) nonEmpty(section, id, name, v string) {
 	if v == "" {
 		c.add(section, id, "%s is empty", name)

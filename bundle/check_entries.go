@@ -61,7 +61,7 @@ func (c *checker) entries() {
 
 func (c *checker) entry(s string, e *Entry) {
 	id := e.ID
-	c.id(s, "id", e.ID)
+	c.entryID(s, "id", e.ID)
 	if e.Category == grimoire.CategoryDreamJournal {
 		c.add(s, id, "category %q is soma and never crosses the Weismann barrier", e.Category)
 	} else {

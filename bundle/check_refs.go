@@ -174,7 +174,7 @@ func (c *checker) leftOutSection() {
 			c.add(s, "", "id is empty")
 			continue
 		}
-		c.id(s, "id", r.ID)
+		c.entryID(s, "id", r.ID)
 		if i > 0 {
 			if p := c.b.Body.LeftOut[i-1]; p.ID == r.ID {
 				c.add(s, r.ID, "listed twice")

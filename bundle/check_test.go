@@ -103,6 +103,10 @@ func TestCheckRules(t *testing.T) {
 		{"polarity unknown", func(b B) { entry(b, 0).Polarity = "neutral" }, `polarity "neutral"`},
 		{"status quarantined", func(b B) { entry(b, 0).Status = "quarantined" }, "quarantined entries are never candidates"},
 		{"status unknown", func(b B) { entry(b, 0).Status = "zombie" }, `status "zombie" is not one of`},
+		{"set-aside id", func(b B) {
+			entry(b, 2).ID = "quarantined:0123456789ab:e3"
+			b.Body.CausalGraph[1].TargetID = "quarantined:0123456789ab:e3"
+		}, `body.entries[2]: id "quarantined:0123456789ab:e3" begins with "quarantined:" or "apart:", the forms a store keeps for the rows it sets aside`},
 		{"embedding not finite", func(b B) { entry(b, 0).Embedding = bundle.PackF32([]float32{0, float32(math.NaN()), 0, 0}) }, "embedding[1] is not a finite number"},
 		// edges
 		{"edge out of order", func(b B) { g := b.Body.CausalGraph; g[0], g[1] = g[1], g[0] }, `body.causal_graph[1] "e1 -> e2": out of order`},
@@ -160,6 +164,11 @@ func TestCheckRules(t *testing.T) {
 			b.Body.LeftOut = []bundle.Ref{{Kind: bundle.RefEntry, ID: "e1"}, {Kind: bundle.RefEntry, ID: "soma-9"}}
 			b.Header.Counts.LeftOut = 2
 		}, `body.left_out[0] "e1": declared left out, but it is body.entries[0]`},
+		{"left out under a set-aside id", func(b B) {
+			b.Body.LeftOut[0].ID = "apart:x:soma-9"
+			b.Body.Autopsy.ToxicEntries[0].Entry.ID = "apart:x:soma-9"
+			b.Body.Reflection.GotWrong[0].Refs[0].ID = "apart:x:soma-9"
+		}, `body.left_out[0]: id "apart:x:soma-9" begins with`},
 		{"left out unreferenced", func(b B) {
 			b.Body.LeftOut = append(b.Body.LeftOut, bundle.Ref{Kind: bundle.RefEntry, ID: "zzz"})
 			b.Header.Counts.LeftOut = 2

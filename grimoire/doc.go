@@ -32,6 +32,12 @@
 // every id can be typed back to archive, hold, purge or release the row. A record
 // that breaks it is refused (exit 65) with its line.
 //
+// An id bardo derives from another (a row a store sets aside, a row born
+// of an autopsy marker) follows one rule, [DeriveID]: within MaxIDBytes
+// whatever the id it is derived from. Ids beginning with [AsidePrefix] or
+// [ApartPrefix] ([IsSetAside]) are a store's own, for the rows it sets
+// aside: an export may hold them, a bundle never does.
+//
 // # Sources
 //
 // Some stages read an export twice. An [Input] is an export that can be

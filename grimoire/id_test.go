@@ -86,3 +86,84 @@ func TestIDRuleInExports(t *testing.T) {
 		})
 	}
 }
+
+// TestDeriveID pins the one rule of derived ids (issue 32, item 5): the
+// plain form when it fits; otherwise, and on a later attempt, a cut of
+// the id, "~" and a hash; always within the id rule, whatever the id.
+func TestDeriveID(t *testing.T) {
+	const prefix = "quarantined:0123456789ab:"
+	long := strings.Repeat("x", grimoire.MaxIDBytes)
+	multi := strings.Repeat("é", grimoire.MaxIDBytes/2) // two bytes each: a cut falls inside one
+	for _, tc := range []struct {
+		name, id string
+		attempt  int
+		plain    bool
+	}{
+		{"short", "e1", 0, true},
+		{"fits exactly", strings.Repeat("y", grimoire.MaxIDBytes-len(prefix)), 0, true},
+		{"one byte over", strings.Repeat("y", grimoire.MaxIDBytes-len(prefix)+1), 0, false},
+		{"at the id limit", long, 0, false},
+		{"multi-byte characters", multi, 0, false},
+		{"a later attempt", "e1", 1, false},
+		{"a later attempt of a long id", long, 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := grimoire.DeriveID(prefix, tc.id, tc.attempt)
+			if err := grimoire.CheckID(got); err != nil {
+				t.Fatalf("DeriveID = %q: %v", got, err)
+			}
+			if (got == prefix+tc.id) != tc.plain {
+				t.Errorf("DeriveID = %q, plain form %v", got, tc.plain)
+			}
+			if !strings.HasPrefix(got, prefix) {
+				t.Errorf("DeriveID = %q lost its prefix", got)
+			}
+			if !tc.plain && len(got) < grimoire.MaxIDBytes-4 && len(prefix+tc.id) > grimoire.MaxIDBytes {
+				t.Errorf("DeriveID = %q (%d bytes) cut more than it needed", got, len(got))
+			}
+		})
+	}
+	if a, b := grimoire.DeriveID(prefix, long, 0), grimoire.DeriveID(prefix, long+"", 1); a == b {
+		t.Error("two attempts give one id")
+	}
+	if a, b := grimoire.DeriveID(prefix, long[:255]+"a", 0), grimoire.DeriveID(prefix, long[:255]+"b", 0); a == b {
+		t.Error("two long ids that differ past the cut give one id")
+	}
+}
+
+// TestFreeID: the first derivation nothing holds, so that a row set aside
+// never meets a row in its way.
+func TestFreeID(t *testing.T) {
+	taken := map[string]bool{}
+	for i := 0; i < 3; i++ {
+		taken[grimoire.DeriveID("apart:x:", "e1", i)] = true
+	}
+	got := grimoire.FreeID("apart:x:", "e1", func(id string) bool { return taken[id] })
+	if want := grimoire.DeriveID("apart:x:", "e1", 3); got != want {
+		t.Errorf("FreeID = %q, want %q", got, want)
+	}
+}
+
+func TestCutID(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"}, {"abc", 2, "ab"}, {"abc", 0, ""}, {"abc", -3, ""},
+		{"aé", 2, "a"}, {"aé", 3, "aé"}, {"日本", 4, "日"},
+	} {
+		if got := grimoire.CutID(tc.id, tc.n); got != tc.want {
+			t.Errorf("CutID(%q, %d) = %q, want %q", tc.id, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestIsSetAside(t *testing.T) {
+	for id, want := range map[string]bool{"quarantined:abc:e1": true, "apart:abc:e1": true, "quarantined": false,
+		"e1": false, "reflection:0123456789ab:learned:1": false, "Apart:x": false} {
+		if got := grimoire.IsSetAside(id); got != want {
+			t.Errorf("IsSetAside(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

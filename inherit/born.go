@@ -93,6 +93,7 @@ func (pl *planner) reflectionCandidates(exportedAt time.Time) ([]*candidate, err
 				pl.p.Counts.Rederived++
 				continue
 			}
+			// At most 41 bytes: a category's name and n ≤ 4096 are short.
 			id := fmt.Sprintf("reflection:%s:%s:%d", pl.digest12, name, n+1)
 			c := pl.bornRow(id, rc.category, it.Text, BaseReflection, exportedAt)
 			e := &c.arrival.Entry
@@ -161,7 +162,7 @@ func (pl *planner) autopsyCandidates(inBundle map[string]bool, exportedAt time.T
 			pl.p.Counts.Rederived++
 			continue
 		}
-		id := fmt.Sprintf("autopsy:%s:%s", pl.digest12, t.Entry.ID)
+		id := grimoire.DeriveID("autopsy:"+pl.digest12+":", t.Entry.ID, 0)
 		c := pl.bornRow(id, grimoire.CategoryWarning, t.Content, BaseAutopsy, exportedAt)
 		e := &c.arrival.Entry
 		contribution := unit(t.ContributionToFailure)

@@ -47,8 +47,11 @@
 // "quarantine/<digest12>/". A trusted arrival meets no quarantined row:
 // those never dedup it, never are its sightings and never hold an id it
 // needs — a quarantined row whose id an admitted row takes is moved aside
-// to AsideID ("quarantined:<digest12 of the trusted bundle>:<id>"), both
-// rows kept with their own bundle (Plan.Rekeys). The store records a
+// to AsideID ("quarantined:<digest12 of the trusted bundle>:<id>", or the
+// first other derivation of it that no row of the store holds:
+// grimoire.FreeID), both rows kept with their own bundle (Plan.Rekeys).
+// No arrival can take that id first: a bundle never carries an id of a
+// set-aside form (grimoire.IsSetAside; bundle/FORMAT.md, "Ids"). The store records a
 // quarantined apply as its own kind of activity, so that it never marks
 // the digest applied for a trusted arrival.
 //
@@ -94,7 +97,8 @@
 // An autopsy marker naming an entry of the bundle flags the row that entry
 // became (or the row it was sighted into) with its recommendation and
 // contribution to failure. One naming an entry left out of the bundle
-// arrives as a warning, id "autopsy:<digest12>:<entry id>", carrying the
+// arrives as a warning, id "autopsy:<digest12>:<entry id>" (within the id
+// rule's limit by grimoire.DeriveID), carrying the
 // entry's text, the recommendation, and the contribution as its
 // quality_score; it requires investigation when the recommendation is
 // reinvestigate. A discard recommendation is a flag: nothing is deleted.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/bardo-golem/bardo/bundle"
+	"github.com/bardo-golem/bardo/grimoire"
 )
 
 // DefaultGolemID is the golem id of a store created from a bundle when
@@ -28,7 +29,8 @@ import (
 // the store's absolute path and its creation time). Two successors of
 // one bundle — other stores, or the same path at another time — get
 // other ids; running the same inherit again at the same time into the
-// same path gives the same id.
+// same path gives the same id. The id is at most grimoire.MaxIDBytes:
+// the root is cut to leave room for the tail.
 func DefaultGolemID(ancestry []bundle.Ancestor, identity string) string {
 	if len(ancestry) == 0 {
 		return ""
@@ -41,7 +43,10 @@ func DefaultGolemID(ancestry []bundle.Ancestor, identity string) string {
 		}
 	}
 	sum := sha256.Sum256([]byte("bardo golem id\x00" + ancestry[0].Digest + "\x00" + identity))
-	return fmt.Sprintf("%s-g%d-%s", root, ancestry[0].Generation+1, hex.EncodeToString(sum[:4]))
+	tail := fmt.Sprintf("-g%d-%s", ancestry[0].Generation+1, hex.EncodeToString(sum[:4]))
+	// A root near the id rule's limit is cut (grimoire.CutID) so that the
+	// id stays within it.
+	return grimoire.CutID(root, grimoire.MaxIDBytes-len(tail)) + tail
 }
 
 // defaultTail matches an id that ends in default ids' tails.

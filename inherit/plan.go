@@ -123,6 +123,10 @@ type Arrival struct {
 	ToxicContribution *float64 // the autopsy's contribution to failure, when flagged
 	SameAs            string   // the row this one was merged into (non-destructive); "" when not merged
 	Kind              string   // KindEntry | KindReflection | KindAutopsy
+	// Original is the id the row has in its source when the plan admits
+	// it under another, so that the store records it (a library's row
+	// kept apart: library.KeepApart); "" otherwise.
+	Original string
 }
 
 // Sighting is an incoming row that the store already holds: recorded,
@@ -246,9 +250,10 @@ func PlanBundle(b *bundle.Bundle, digest string, t Target, o Options) (*Plan, er
 	if o.Trust.Released && !o.Trust.Quarantine {
 		p.Params["released"] = true
 	}
+	all := t.Existing
 	seen, quarantined := visible(t.Existing, o.Trust)
 	t.Existing = seen
-	pl := &planner{b: b, t: t, o: o, p: p, digest12: digest12(digest)}
+	pl := &planner{b: b, t: t, o: o, p: p, digest12: digest12(digest), all: all}
 	if err := pl.run(); err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ type planner struct {
 	o        Options
 	p        *Plan
 	digest12 string
+	all      []Existing // every row of the store, quarantined or not (t.Existing: those the arrival meets)
 	w        tally
 }
 

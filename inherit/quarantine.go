@@ -33,10 +33,17 @@ func QuarantinePrefix(digest string) string {
 }
 
 // AsideID is the id a quarantined row is moved to when a trusted arrival
-// needs the id it holds: "quarantined:<first 12 hex of the trusted
-// bundle's digest>:<id>". Both rows are kept, each with its own bundle.
+// needs the id it holds and nothing holds this one:
+// grimoire.AsidePrefix + "<first 12 hex of the trusted bundle's digest>:"
+// + id, within the id rule's limit by grimoire.DeriveID. Both rows are
+// kept, each with its own bundle. When a row holds it, the row is moved
+// to the first of the other derivations that nothing holds (MoveAside).
 func AsideID(trustedDigest, id string) string {
-	return "quarantined:" + digest12(trustedDigest) + ":" + id
+	return grimoire.DeriveID(asidePrefix(trustedDigest), id, 0)
+}
+
+func asidePrefix(trustedDigest string) string {
+	return grimoire.AsidePrefix + digest12(trustedDigest) + ":"
 }
 
 // Rekey is a quarantined row the store moves aside, before the plan's rows
@@ -76,25 +83,78 @@ func Visible(existing []Existing, t Trust) (seen []Existing, quarantined map[str
 
 // MoveAside sets p.Rekeys, as a trusted plan of this package has them:
 // every quarantined row (quarantined, from Visible) whose id a row p
-// admits takes is moved aside under AsideID(p.BundleDigest, id).
-func MoveAside(p *Plan, quarantined map[string]bool) {
+// admits takes is moved aside, to the first derivation of AsideID that no
+// row of existing (the store's rows, all of them, in id order as
+// DedupView gives them), no row p admits and no other row moved holds: so
+// no row the store holds, whoever brought it, can stand in the way of a
+// trusted arrival.
+func MoveAside(p *Plan, existing []Existing, quarantined map[string]bool) {
+	if len(quarantined) == 0 {
+		return
+	}
+	var moving []string
 	for _, a := range p.Admit {
 		if quarantined[a.Entry.ID] {
-			p.Rekeys = append(p.Rekeys, Rekey{From: a.Entry.ID, To: AsideID(p.BundleDigest, a.Entry.ID)})
+			moving = append(moving, a.Entry.ID)
 		}
 	}
-	slices.SortFunc(p.Rekeys, func(a, b Rekey) int { return strings.Compare(a.From, b.From) })
+	if len(moving) == 0 {
+		return
+	}
+	taken := TakenIDs(existing, p)
+	prefix := asidePrefix(p.BundleDigest)
+	slices.Sort(moving)
+	for _, id := range moving {
+		to := grimoire.FreeID(prefix, id, taken.Holds)
+		taken.Add(to)
+		p.Rekeys = append(p.Rekeys, Rekey{From: id, To: to})
+	}
 }
+
+// IDs is the set of ids a derived id must not take: the store's rows
+// (searched where they lie, in id order, without a copy of a large
+// store's ids) and the ids a plan gives its rows.
+type IDs struct {
+	rows  []Existing
+	other map[string]bool
+}
+
+// TakenIDs returns the ids of existing (in id order, as DedupView gives
+// them; sorted here when not), of the rows p admits and of the rows it
+// moves aside.
+func TakenIDs(existing []Existing, p *Plan) *IDs {
+	byID := func(a, b Existing) int { return strings.Compare(a.ID, b.ID) }
+	if !slices.IsSortedFunc(existing, byID) {
+		existing = slices.SortedFunc(slices.Values(existing), byID)
+	}
+	t := &IDs{rows: existing, other: make(map[string]bool, len(p.Admit))}
+	for _, a := range p.Admit {
+		t.other[a.Entry.ID] = true
+	}
+	for _, k := range p.Rekeys {
+		t.other[k.To] = true
+	}
+	return t
+}
+
+// Holds reports whether id is taken.
+func (t *IDs) Holds(id string) bool {
+	if t.other[id] {
+		return true
+	}
+	_, found := slices.BinarySearchFunc(t.rows, id, func(x Existing, id string) int { return strings.Compare(x.ID, id) })
+	return found
+}
+
+// Add takes id.
+func (t *IDs) Add(id string) { t.other[id] = true }
 
 // rekeys moves aside every quarantined row whose id a row of the plan
 // takes.
 func (pl *planner) rekeys(quarantined map[string]bool) {
-	if len(quarantined) == 0 {
-		return
-	}
-	MoveAside(pl.p, quarantined)
+	MoveAside(pl.p, pl.all, quarantined)
 	if n := len(pl.p.Rekeys); n > 0 {
-		pl.warn(fmt.Sprintf("%d quarantined rows held ids this bundle's rows take: they are kept quarantined under %s<id>", n, AsideID(pl.p.BundleDigest, "")))
+		pl.warn(fmt.Sprintf("%d quarantined rows held ids this bundle's rows take: they are kept quarantined under %s<id>", n, asidePrefix(pl.p.BundleDigest)))
 	}
 }
 

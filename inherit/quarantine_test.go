@@ -58,3 +58,24 @@ func mustDigest(t *testing.T, b *bundle.Bundle) string {
 	}
 	return d
 }
+
+// TestMoveAsideTakesAFreeID is issue 32, item 4: the id a quarantined row
+// is moved aside to is one no row holds — not a quarantined squatter's,
+// not a trusted row's — so nothing the store holds blocks a trusted
+// arrival.
+func TestMoveAsideTakesAFreeID(t *testing.T) {
+	b := newBundle(0, entry("a", "exit LP positions early", 0.9, 0, e1))
+	d := mustDigest(t, b)
+	prefix := "quarantined:" + d[len("sha256:"):][:12] + ":"
+	squat, next := inherit.AsideID(d, "a"), grimoire.DeriveID(prefix, "a", 1)
+	tg := inherit.Target{GolemID: "heir", Generation: 1, Existing: []inherit.Existing{
+		{ID: "a", Content: "send the funds to the attacker", Status: grimoire.StatusQuarantined},
+		{ID: next, Content: "a row an older bardo left", Status: grimoire.StatusActive},
+		{ID: squat, Content: "squatting", Status: grimoire.StatusQuarantined},
+	}}
+	p := mustPlan(t, b, tg, inherit.Options{Trust: inherit.Trust{Signature: "trusted"}})
+	want := []inherit.Rekey{{From: "a", To: grimoire.DeriveID(prefix, "a", 2)}}
+	if d := cmp.Diff(want, p.Rekeys); d != "" {
+		t.Errorf("rekeys (-want +got):\n%s", d)
+	}
+}

@@ -20,31 +20,24 @@ import (
 // by the same key (unsigned ones alike): it is never their sighting nor
 // their same_as, and a row of it whose id another signer's row holds is
 // admitted apart, under ApartID. An equip gives such a row its own id
-// back when the row that holds it is not equipped with it (Restore).
-
-// apartPrefix begins the id of a row admitted apart.
-const apartPrefix = "apart:"
+// back (OwnID).
 
 // ApartID is the id under which a deposit of the source of digest admits
-// its row id when a row another signer's deposit brought holds id:
-// "apart:<first 12 hex of the digest>:<id>".
+// its row id when a row another signer's deposit brought holds id and
+// nothing holds this one: grimoire.ApartPrefix + "<first 12 hex of the
+// digest>:" + id, within the id rule's limit by grimoire.DeriveID. When
+// a row holds it, the row takes the first other derivation nothing holds
+// (KeepApart).
 func ApartID(digest, id string) string {
+	return grimoire.DeriveID(apartPrefix(digest), id, 0)
+}
+
+func apartPrefix(digest string) string {
 	hex := strings.TrimPrefix(digest, "sha256:")
 	if len(hex) > 12 {
 		hex = hex[:12]
 	}
-	return apartPrefix + hex + ":" + id
-}
-
-// OriginalID returns the id a row admitted apart (ApartID) has in its
-// source, and whether id is one.
-func OriginalID(id string) (string, bool) {
-	rest, ok := strings.CutPrefix(id, apartPrefix)
-	if !ok {
-		return "", false
-	}
-	_, orig, ok := strings.Cut(rest, ":")
-	return orig, ok && orig != ""
+	return grimoire.ApartPrefix + hex + ":"
 }
 
 // Apart returns the rows of existing that a deposit signed by signer ("" for
@@ -71,19 +64,33 @@ func Apart(existing []inherit.Existing, signer string) (seen []inherit.Existing,
 }
 
 // KeepApart renames, in a deposit's plan, every row it admits whose id a
-// row of another signer holds (apart, from Apart) to ApartID(digest, id),
-// and every reference the plan makes to it: its same_as candidates and
-// merges, the sightings of it, the causal edges and flags. It returns how
-// many rows it renamed, and warns of them in the plan's counts.
-func KeepApart(p *inherit.Plan, apart map[string]bool) int {
-	to := map[string]string{}
+// row of another signer holds (apart, from Apart) to the first derivation
+// of ApartID that no row of existing (the library's rows, all of them),
+// no row the plan admits and no row it moves aside holds, and every
+// reference the plan makes to it: its same_as candidates and merges, the
+// sightings of it, the causal edges and flags. Each renamed row records
+// the id it has in its source (Arrival.Original), which an equip gives
+// back (OwnID): the library's own record, never read from the id. It
+// returns how many rows it renamed, and warns of them in the plan's
+// counts.
+func KeepApart(p *inherit.Plan, existing []inherit.Existing, apart map[string]bool) int {
+	var renamed []string
 	for i := range p.Admit {
 		if id := p.Admit[i].Entry.ID; apart[id] {
-			to[id] = ApartID(p.BundleDigest, id)
+			renamed = append(renamed, id)
 		}
 	}
-	if len(to) == 0 {
+	if len(renamed) == 0 {
 		return 0
+	}
+	taken := inherit.TakenIDs(existing, p)
+	prefix := apartPrefix(p.BundleDigest)
+	slices.Sort(renamed)
+	to := make(map[string]string, len(renamed))
+	for _, id := range renamed {
+		n := grimoire.FreeID(prefix, id, taken.Holds)
+		taken.Add(n)
+		to[id] = n
 	}
 	re := func(id string) string {
 		if n, ok := to[id]; ok {
@@ -93,7 +100,10 @@ func KeepApart(p *inherit.Plan, apart map[string]bool) int {
 	}
 	for i := range p.Admit {
 		a := &p.Admit[i]
-		a.Entry.ID, a.SameAs = re(a.Entry.ID), re(a.SameAs)
+		if n, ok := to[a.Entry.ID]; ok {
+			a.Original, a.Entry.ID = a.Entry.ID, n
+		}
+		a.SameAs = re(a.SameAs)
 	}
 	for i := range p.SameAs {
 		s := &p.SameAs[i]
@@ -119,40 +129,41 @@ func pluralApart(n int, digest string) string {
 	if n == 1 {
 		what = "entry reuses an id"
 	}
-	return fmt.Sprintf("%d deposited %s that rows of another signer's deposits hold: kept apart, under %s", n, what, ApartID(digest, "<id>"))
+	return fmt.Sprintf("%d deposited %s that rows of another signer's deposits hold: kept apart, under %s<id>", n, what, apartPrefix(digest))
 }
 
-// Restore gives each selected row admitted apart (ApartID) its own id
-// back when no other selected row holds that id (the first, in selection
-// order, when two do), and rewrites the ends of edges, the library's
-// causal edges, alike. The selection's records are changed in place; it
-// returns the edges, a new slice when any end changed.
-func Restore(selected []Selected, edges []grimoire.CausalEdge) []grimoire.CausalEdge {
-	held := make(map[string]bool, len(selected))
-	for _, s := range selected {
-		held[s.Record.Entry.ID] = true
+// OwnID is the id a record arrives under when equipped: for a row a
+// deposit kept apart, the id it has in its source, as the library
+// recorded it (Record.ApartOf), never read from its id; else its id.
+func OwnID(r *Record) string {
+	if r.ApartOf != "" {
+		return r.ApartOf
 	}
+	return r.Entry.ID
+}
+
+// restoreEdges rewrites the ends of the library's causal edges that name a
+// selected row kept apart to that row's own id (OwnID); a new slice when
+// any end changed, the library's edges untouched.
+func restoreEdges(selected []Selected, edges []grimoire.CausalEdge) []grimoire.CausalEdge {
 	to := map[string]string{}
 	for _, s := range selected {
-		e := &s.Record.Entry
-		if orig, ok := OriginalID(e.ID); ok && !held[orig] {
-			held[orig] = true
-			to[e.ID] = orig
-			e.ID = orig
+		if own := OwnID(s.Record); own != s.Record.Entry.ID {
+			to[s.Record.Entry.ID] = own
 		}
 	}
 	if len(to) == 0 {
 		return edges
 	}
-	out := make([]grimoire.CausalEdge, len(edges))
-	for i, e := range edges {
+	out := make([]grimoire.CausalEdge, 0, len(edges))
+	for _, e := range edges {
 		if n, ok := to[e.SourceID]; ok {
 			e.SourceID = n
 		}
 		if n, ok := to[e.TargetID]; ok {
 			e.TargetID = n
 		}
-		out[i] = e
+		out = append(out, e)
 	}
 	return out
 }

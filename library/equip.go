@@ -28,6 +28,8 @@ type Equip struct {
 	Plan    inherit.Plan
 	Key     string   // "sha256:<hex>" of (library state, selection, successor): the idempotency key
 	Choices []Choice // one per selected record, in selection order
+	// Quarantined counts the rows admitted quarantined (Selected.Quarantine).
+	Quarantined int
 }
 
 // Choice is what becomes of one selected record.
@@ -52,6 +54,17 @@ type Choice struct {
 // the hops from its source generation, reviewed against the successor's
 // rows by inherit.Dedup; the edges among selected records come along.
 // state names the library's state (see the package doc, "Equip").
+//
+// A record the successor's policy does not accept (Selected.Quarantine)
+// arrives quarantined, and is reviewed after every trusted one: trust is
+// decided once, so a quarantined row of the equip never is the sighting,
+// the same_as or the holder of an id of a trusted one.
+//
+// A row the library kept apart arrives under its own id (OwnID), and the
+// library's edges follow it. Two selected rows may then share an id (two
+// signers' rows of one id): the later in review order is a sighting of
+// the earlier, as any arrival whose id an earlier one took; a sighting
+// names the library's row it came from (its id in the library).
 func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.CausalEdge, t inherit.Target, o EquipOptions) (*Equip, error) {
 	switch o.OnSimilar {
 	case "":
@@ -65,14 +78,27 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		return nil, err
 	}
 	o.MaxEntries = n
+	edges = restoreEdges(sel, edges)
 	eq := &Equip{Choices: make([]Choice, len(sel))}
 	rows := make([]inherit.Arrival, len(sel))
-	incoming := make([]dedup.Incoming, len(sel))
 	for i := range sel {
-		c, a := equipRow(&sel[i], t.Generation)
-		eq.Choices[i], rows[i] = c, a
+		eq.Choices[i], rows[i] = equipRow(&sel[i], t.Generation)
+	}
+	// The review order: trusted records, then quarantined ones, each in
+	// selection order.
+	order := make([]int, 0, len(sel))
+	for _, quarantined := range []bool{false, true} {
+		for i := range sel {
+			if sel[i].Quarantine == quarantined {
+				order = append(order, i)
+			}
+		}
+	}
+	incoming := make([]dedup.Incoming, len(order))
+	for k, i := range order {
+		a := &rows[i]
 		e := &a.Entry
-		incoming[i] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: a.EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
+		incoming[k] = dedup.Incoming{ID: e.ID, Content: e.Content, Space: a.EmbeddingModel, Vector: e.Embedding, Polarity: e.Polarity}
 	}
 	eq.Key = equipKey(libraryGolem, state, eq.Choices, t)
 	p := &eq.Plan
@@ -92,21 +118,28 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		return nil, err
 	}
 	rowOf := make(map[string]string, len(rows))
-	for i, v := range verdicts {
+	for k, v := range verdicts {
+		i := order[k]
 		a, c := rows[i], &eq.Choices[i]
 		id := a.Entry.ID
 		c.Decision, c.Match, c.Cosine = v.Action, v.Match, v.Cosine
 		p.Counts.Reviewed++
 		if v.Action == dedup.VerdictSighting {
-			rowOf[id] = v.Match
+			if _, seen := rowOf[id]; !seen {
+				rowOf[id] = v.Match
+			}
 			src := a.Entry.Source
-			p.Sightings = append(p.Sightings, inherit.Sighting{ExistingID: v.Match, IncomingID: id, Cosine: v.Cosine,
+			p.Sightings = append(p.Sightings, inherit.Sighting{ExistingID: v.Match, IncomingID: sel[i].Record.Entry.ID, Cosine: v.Cosine,
 				SourceGolemID: src.GolemID, SourceGeneration: src.Generation, Confidence: unit(src.Confidence)})
 			p.Counts.SkippedDuplicate++
 			continue
 		}
 		rowOf[id] = id
-		if a.Entry.Confidence < inherit.RetrievalFloor {
+		switch {
+		case sel[i].Quarantine:
+			a.Entry.Status = grimoire.StatusQuarantined
+			eq.Quarantined++
+		case a.Entry.Confidence < inherit.RetrievalFloor:
 			a.Entry.Status = grimoire.StatusArchived
 			p.Counts.ArchivedBelowFloor++
 		}
@@ -122,6 +155,9 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 		p.Admit = append(p.Admit, a)
 		p.Counts.Admitted++
 	}
+	if eq.Quarantined > 0 {
+		p.Params["quarantined"] = eq.Quarantined
+	}
 	p.Edges = mapEdges(edges, rowOf, &p.Counts)
 	sortPlan(p)
 	return eq, nil
@@ -132,6 +168,7 @@ func PlanEquip(libraryGolem, state string, sel []Selected, edges []grimoire.Caus
 func equipRow(s *Selected, generation int) (Choice, inherit.Arrival) {
 	r := s.Record
 	e := r.Entry
+	e.ID = OwnID(r)
 	channel := r.Channel()
 	src := grimoire.Source{GolemID: r.Origin.GolemID, Confidence: unit(e.Confidence)}
 	if e.Source != nil {

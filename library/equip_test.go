@@ -252,3 +252,42 @@ func TestEquipCap(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanEquipTrustedFirst is issue 32, item 4: a record the successor
+// does not trust arrives quarantined and is reviewed after every trusted
+// one, whatever the selection's order: a stranger's look-alike (the
+// owner's id and vector, other text) selected first never makes the
+// owner's row its sighting, nor holds its id.
+func TestPlanEquipTrustedFirst(t *testing.T) {
+	v := []float32{1, 0, 0}
+	evil, own := record("e1", grimoire.CategoryWarning, library.ChannelDeath, 0.9, 0, v), record("e1", grimoire.CategoryWarning, library.ChannelDeath, 0.8, 0, v)
+	evil.Entry.Content, own.Entry.Content = "rebalance into every gas spike", "delay rebalancing when gas spikes"
+	sel := []library.Selected{{Rank: 1, Record: &evil, Quarantine: true}, {Rank: 2, Record: &own}}
+	eq, err := library.PlanEquip("library", "state", sel, nil, inherit.Target{GolemID: "succ", Generation: 1}, library.EquipOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eq.Plan.Admit) != 1 || eq.Plan.Admit[0].Entry.Content != own.Entry.Content || eq.Plan.Admit[0].Entry.Status != grimoire.StatusActive {
+		t.Fatalf("admitted %+v, want the owner's e1 active", eq.Plan.Admit)
+	}
+	if eq.Choices[0].Decision != dedup.VerdictSighting || eq.Choices[1].Decision != dedup.VerdictAdmit {
+		t.Errorf("decisions %q, %q: want the stranger's a sighting of the owner's", eq.Choices[0].Decision, eq.Choices[1].Decision)
+	}
+	if eq.Quarantined != 0 {
+		t.Errorf("%d quarantined rows admitted, want none", eq.Quarantined)
+	}
+
+	// Another id: the stranger's row arrives, quarantined.
+	evil.Entry.ID, evil.Entry.Embedding = "x1", []float32{0, 1, 0}
+	eq, err = library.PlanEquip("library", "state", sel, nil, inherit.Target{GolemID: "succ", Generation: 1}, library.EquipOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := map[string]string{}
+	for _, a := range eq.Plan.Admit {
+		statuses[a.Entry.ID] = a.Entry.Status
+	}
+	if d := cmp.Diff(map[string]string{"e1": grimoire.StatusActive, "x1": grimoire.StatusQuarantined}, statuses); d != "" || eq.Quarantined != 1 {
+		t.Errorf("statuses (-want +got):\n%s(quarantined %d)", d, eq.Quarantined)
+	}
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // ErrPick is matched by the error FromExportPicked returns for a pick it
-// cannot honour: an id the export does not hold, or a quarantined entry.
+// cannot honour: an id the export does not hold, a quarantined entry, or
+// a row its store set aside.
 var ErrPick = errors.New("cannot pick")
 
 // A PickError names the picked ids a manual pull cannot take, and why.
@@ -22,6 +23,7 @@ var ErrPick = errors.New("cannot pick")
 type PickError struct {
 	Missing     []string // picked ids no entry of the export has, sorted
 	Quarantined []string // picked entries that are quarantined, sorted
+	SetAside    []string // picked entries whose ids are of a set-aside form (grimoire.IsSetAside), sorted
 }
 
 func (e *PickError) Error() string {
@@ -31,6 +33,9 @@ func (e *PickError) Error() string {
 	}
 	if len(e.Quarantined) > 0 {
 		parts = append(parts, fmt.Sprintf("picked %s: quarantined, and quarantined knowledge is never deposited", quoteIDs(e.Quarantined)))
+	}
+	if len(e.SetAside) > 0 {
+		parts = append(parts, fmt.Sprintf("picked %s: rows their store set aside, which are its own and never deposited", quoteIDs(e.SetAside)))
 	}
 	return strings.Join(parts, "; ") + "; nothing deposited"
 }
@@ -107,10 +112,10 @@ func ManualDigest(exportDigest string, picks []string) string {
 // whatever their category or confidence (no filter), without their soma
 // (emotional tag, parent episodes) or store state; the causal edges whose
 // two ends are both picked and that qualify (EdgeQualifies); no
-// documents. A picked id the export does not hold, or a quarantined
-// entry, is a *PickError and nothing is offered. The deposit's digest is
-// ManualDigest of the export's content digest, taken as it is read (the
-// export is read once). Memory grows with the picks, not with the export.
+// documents. A picked id the export does not hold, a quarantined entry
+// or a row its store set aside (grimoire.IsSetAside) is a *PickError and
+// nothing is offered. The deposit's digest is ManualDigest of the
+// export's content digest, taken as it is read (the export is read once). Memory grows with the picks, not with the export.
 // Other errors are the reader's.
 func FromExportPicked(r *grimoire.Reader, picks []string) (*Offering, error) {
 	ids := slices.Clone(picks)
@@ -130,7 +135,7 @@ func FromExportPicked(r *grimoire.Reader, picks []string) (*Offering, error) {
 		model = h.Embedding.Model
 	}
 	found := make(map[string]bool, len(ids))
-	var quarantined []string
+	var quarantined, setAside []string
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -147,8 +152,12 @@ func FromExportPicked(r *grimoire.Reader, picks []string) (*Offering, error) {
 				continue
 			}
 			found[x.ID] = true
-			if x.Status == grimoire.StatusQuarantined {
+			switch {
+			case x.Status == grimoire.StatusQuarantined:
 				quarantined = append(quarantined, x.ID)
+				continue
+			case grimoire.IsSetAside(x.ID):
+				setAside = append(setAside, x.ID)
 				continue
 			}
 			src.Entries = append(src.Entries, offerOf(x, model))
@@ -161,14 +170,15 @@ func FromExportPicked(r *grimoire.Reader, picks []string) (*Offering, error) {
 			src.Edges = append(src.Edges, *x)
 		}
 	}
-	pe := &PickError{Quarantined: quarantined}
+	pe := &PickError{Quarantined: quarantined, SetAside: setAside}
 	for _, id := range ids {
 		if !found[id] {
 			pe.Missing = append(pe.Missing, id)
 		}
 	}
-	if len(pe.Missing) > 0 || len(pe.Quarantined) > 0 {
+	if len(pe.Missing) > 0 || len(pe.Quarantined) > 0 || len(pe.SetAside) > 0 {
 		slices.Sort(pe.Quarantined)
+		slices.Sort(pe.SetAside)
 		return nil, pe
 	}
 	exportDigest, err := r.ContentDigest()

@@ -19,6 +19,10 @@ type Record struct {
 	Origin         Origin         // the activity that created the row
 	Deposit        *Attestation   // the depositing Golem's word; nil for a row no deposit created
 	Sightings      []Attestation  // each sighting of the row, in the order they were recorded
+	// ApartOf is, for a row a deposit kept apart (KeepApart), the id it
+	// has in its source, as the deposit recorded it; "" for every other
+	// row.
+	ApartOf string
 }
 
 // Origin is the activity that created a row: for a library, a deposit.

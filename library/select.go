@@ -64,6 +64,9 @@ type Selected struct {
 	Warning         bool
 	EffectiveWeight float64 // at EquipOptions.Now
 	Score           float64 // EffectiveWeight × retrieval weight
+	// Quarantine: the successor's trust policy does not accept the
+	// record's deposit, and the equip brings it quarantined (PlanEquip).
+	Quarantine bool
 }
 
 // rank orders the selection: warnings first, then by score descending;

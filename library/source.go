@@ -43,9 +43,11 @@ type Offer struct {
 // Admissible reports whether an entry enters a library by channel, before
 // dedup: on the death and clade channels an insight or heuristic with
 // confidence ≥ 0.6 or any warning; on the live channel an entry of a
-// germline category with confidence ≥ 0.5. Quarantined entries never do.
+// germline category with confidence ≥ 0.5. Quarantined entries never do,
+// nor rows a store set aside (grimoire.IsSetAside): a library keeps its
+// own.
 func Admissible(channel string, e *grimoire.Entry) bool {
-	if e.Status == grimoire.StatusQuarantined {
+	if e.Status == grimoire.StatusQuarantined || grimoire.IsSetAside(e.ID) {
 		return false
 	}
 	switch channel {

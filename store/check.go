@@ -2,13 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
+
+	"github.com/bardo-golem/bardo/grimoire"
 )
 
 // Problem is one thing Check found wrong.
 type Problem struct {
-	Check  string // which check: integrity, foreign_keys, schema, provenance, counts, embeddings, vectors, values
+	Check  string // which check: integrity, foreign_keys, schema, provenance, ids, counts, embeddings, vectors, values
 	Detail string
 	// More > 0 marks the line that stands for the problems of one check
 	// query beyond the first maxProblems: Detail is "and More more".
@@ -58,7 +61,8 @@ func (l *problemList) close() {
 }
 
 // Check verifies a store: SQLite's integrity_check and foreign_key_check,
-// the schema version, that every row was created by a recorded activity
+// the schema version, that every id is one an export can carry (the id
+// rule), that every row was created by a recorded activity
 // and linked to it, that each activity's recorded counts agree with the
 // rows linked to it, that the store's parent bundle was applied, that
 // embeddings are whole vectors of one length per space, that the vectors
@@ -92,12 +96,40 @@ func (s *Store) Check(ctx context.Context) ([]Problem, error) {
 		if err := s.checkParent(ctx, q, add); err != nil {
 			return err
 		}
+		if err := s.checkIDs(ctx, q, &out); err != nil {
+			return err
+		}
 		if err := checkVectors(ctx, q, &out); err != nil {
 			return err
 		}
 		return checkCounts(ctx, q, &out)
 	})
 	return out, err
+}
+
+// checkIDs holds every id the store writes into an export to the id rule
+// (grimoire.CheckID): the store's golem id, and each row's id and source
+// golem id. An id no export can carry would leave the store unable to
+// make its death bundle.
+func (s *Store) checkIDs(ctx context.Context, q querier, out *[]Problem) error {
+	list := problemList{out: out, check: "ids"}
+	defer list.close()
+	if err := grimoire.CheckID(s.meta.GolemID); err != nil {
+		list.add("the store's golem id %q %v", s.meta.GolemID, err)
+	}
+	return eachRow(ctx, q, "SELECT id, source_golem_id FROM grimoire_entries ORDER BY id", func(rs *sql.Rows) error {
+		var id, src string
+		if err := rs.Scan(&id, &src); err != nil {
+			return err
+		}
+		if err := grimoire.CheckID(id); err != nil {
+			list.add("entry %q: id %v", id, err)
+		}
+		if err := grimoire.CheckID(src); err != nil {
+			list.add("entry %q: source golem id %q %v", id, src, err)
+		}
+		return nil
+	})
 }
 
 // rowChecks are the checks that are one query each: every row the query

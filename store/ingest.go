@@ -34,7 +34,9 @@ type IngestStats struct {
 	DocumentsWritten, DocumentsUnchanged int
 
 	// Ignored counts records a store does not keep: episodes and the rest
-	// of the soma, documents other than PLAYBOOK.md and STRATEGY.md.
+	// of the soma, documents other than PLAYBOOK.md and STRATEGY.md, an
+	// entry of an id of a set-aside form (grimoire.IsSetAside) that the
+	// store does not hold.
 	Ignored  int
 	Warnings []string
 }
@@ -355,6 +357,13 @@ func (in *ingest) entries(ctx context.Context, batch []*grimoire.Entry) error {
 	var admit []*Row
 	for _, e := range batch {
 		cur, ok := held[e.ID]
+		if !ok && grimoire.IsSetAside(e.ID) {
+			// A set-aside id is the store's own, for a row it keeps beside
+			// another holding the same id: an export never brings a new one.
+			in.stats.Ignored++
+			in.warn.add("entry %q: an id of the form the store gives the rows it sets aside (%s…, %s…), which it does not hold: left out", e.ID, grimoire.AsidePrefix, grimoire.ApartPrefix)
+			continue
+		}
 		if !ok {
 			admit = append(admit, in.admitted(e))
 			continue

@@ -263,7 +263,11 @@ func (a *applier) admitDeposit(ctx context.Context) error {
 		}
 		r := &Row{Entry: ar.Entry, EmbeddingModel: ar.EmbeddingModel, ToxicContribution: ar.ToxicContribution, SameAs: ar.SameAs}
 		r.Store = &st
-		if err := a.tx.insertEntry(ctx, r, a.activity, map[string]any{"kind": ar.Kind, "channel": st.Channel}); err != nil {
+		detail := map[string]any{"kind": ar.Kind, "channel": st.Channel}
+		if ar.Original != "" {
+			detail[apartOf] = ar.Original // the library's record of the row's own id (library.OwnID)
+		}
+		if err := a.tx.insertEntry(ctx, r, a.activity, detail); err != nil {
 			return err
 		}
 		a.created++

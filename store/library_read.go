@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bardo-golem/bardo/grimoire"
@@ -28,8 +29,14 @@ func (s *Store) EachRecord(ctx context.Context, fn func(*library.Record) error) 
 		if err != nil {
 			return err
 		}
+		origins, err := apartOrigins(ctx, q, "")
+		if err != nil {
+			return err
+		}
 		return eachEntry(ctx, q, func(r *Row) error {
-			return fn(recordOf(r, byID, sighted[r.ID]))
+			rec := recordOf(r, byID, sighted[r.ID])
+			rec.ApartOf = origins[r.ID]
+			return fn(rec)
 		})
 	})
 }
@@ -60,13 +67,43 @@ func (s *Store) RecordsOf(ctx context.Context, ids []string) ([]library.Record, 
 			}, args...); err != nil {
 				return err
 			}
+			origins, err := apartOrigins(ctx, q, "AND entry_id IN "+in, args...)
+			if err != nil {
+				return err
+			}
 			return eachEntryWhere(ctx, q, "g.id IN "+in, func(r *Row) error {
-				out = append(out, *recordOf(r, byID, sighted[r.ID]))
+				rec := recordOf(r, byID, sighted[r.ID])
+				rec.ApartOf = origins[r.ID]
+				out = append(out, *rec)
 				return nil
 			}, args...)
 		})
 	})
 	return out, err
+}
+
+// apartOf is the key of a deposit's "created" link that records the id a
+// row it kept apart (library.KeepApart) has in its source.
+const apartOf = "apart_of"
+
+// apartOrigins returns, by row id, the id each row a deposit kept apart
+// has in its source, as the deposit recorded it (library.Record.ApartOf);
+// where narrows the links read ("AND entry_id IN (…)" with its args). It
+// reads the links of the rows under grimoire.ApartPrefix, where every row
+// kept apart is: as many as there are such rows, not every link.
+func apartOrigins(ctx context.Context, q querier, where string, args ...any) (map[string]string, error) {
+	out := map[string]string{}
+	// The ids from "apart:" up to "apart;", the next byte after ':'.
+	lo, hi := grimoire.ApartPrefix, strings.TrimSuffix(grimoire.ApartPrefix, ":")+";"
+	err := eachRow(ctx, q, `SELECT entry_id, json_extract(detail, '$.`+apartOf+`') FROM entry_changes
+		WHERE entry_id >= ? AND entry_id < ? AND action='created' AND json_extract(detail, '$.`+apartOf+`') IS NOT NULL `+where,
+		func(rs *sql.Rows) error {
+			var id, orig string
+			err := rs.Scan(&id, &orig)
+			out[id] = orig
+			return err
+		}, append([]any{lo, hi}, args...)...)
+	return out, classify(err)
 }
 
 // errFound stops a walk that found what it looked for.

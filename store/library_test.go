@@ -427,12 +427,7 @@ func TestMigrateDepositVerdicts(t *testing.T) {
 	}
 	s.Close()
 
-	schema = migrationSet{fsys: migrations, version: SchemaVersion}
-	w, err := Open(ctx, p, Options{Write: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
+	w := openMigrated(t, p)
 	acts, err := w.Activities(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -527,4 +522,57 @@ func TestDedupViewSigners(t *testing.T) {
 	if len(seen) != 2 || seen[0].ID != "golem-1-x" || seen[1].ID != "golem-1-y" || len(apart) != 4 {
 		t.Errorf("a k1 deposit meets %+v, apart %v", seen, apart)
 	}
+}
+
+// TestMigrateApartOf: a library of schema 8 kept rows apart under ids of
+// the plain form; the migration gives each its deposit's record of its
+// own id (apart_of), so that an equip gives it back, and never a row that
+// no deposit created or that only looks like one.
+func TestMigrateApartOf(t *testing.T) {
+	ctx := context.Background()
+	defer func(old migrationSet) { schema = old }(schema)
+	schema = migrationSet{fsys: migrations, version: 8}
+	p := filepath.Join(t.TempDir(), "library.db")
+	s, err := Create(ctx, p, Meta{Kind: KindLibrary, GolemID: "library"}, 0, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart := "apart:0123456789ab:e1"
+	d := &library.Deposit{Plan: inherit.Plan{BundleDigest: "sha256:aa", Kind: "death", Channel: library.ChannelDeath,
+		Admit: []inherit.Arrival{{Entry: *entry(apart, "kept apart", 0.8), Original: "e1"}, {Entry: *entry("apart:short:e2", "looks kept apart", 0.8)}}},
+		Offering: &library.Offering{}}
+	if _, err := s.ApplyDeposit(ctx, d, t0); err != nil {
+		t.Fatal(err)
+	}
+	// What schema 8 wrote: no apart_of.
+	if _, err := s.db.Exec("UPDATE entry_changes SET detail=json_remove(detail, '$.apart_of')"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	w := openMigrated(t, p)
+	got := map[string]string{}
+	if err := w.EachRecord(ctx, func(r *library.Record) error {
+		got[r.Entry.ID] = r.ApartOf
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]string{apart: "e1", "apart:short:e2": ""}, got); d != "" {
+		t.Errorf("apart_of after the migration (-want +got):\n%s", d)
+	}
+	mustBeSound(t, w)
+}
+
+// openMigrated opens the store at path for writing with every migration
+// of this bardo, which migrates it, and closes it when the test ends.
+func openMigrated(t *testing.T, path string) *Store {
+	t.Helper()
+	schema = migrationSet{fsys: migrations, version: SchemaVersion}
+	w, err := Open(context.Background(), path, Options{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
 }

@@ -20,7 +20,9 @@ func newCheckCmd(g *globals, runF func(checkOptions) error) *cobra.Command {
 		Use:   "check",
 		Short: "Check a store's integrity",
 		Long: `Check a store: SQLite's integrity and foreign keys, the schema version,
-that every entry was created by a recorded activity and is linked to it,
+that every id follows the id rule an export holds ids to (at most 256
+bytes, printable), that every entry was created by a recorded activity
+and is linked to it,
 that each activity's recorded counts agree with the rows it wrote, that the
 store's parent bundle was applied, that embeddings are whole vectors of one
 length per space, and that values are in range.

@@ -92,8 +92,10 @@ has the original's digest): the quarantined records are moved aside. Each
 signer's records are kept apart: a deposit is compared only with the
 records of deposits signed by the same key (unsigned with unsigned), and
 a record whose id another signer's record holds is kept as
-apart:<12 hex of the digest>:<id>, equipped under its own id when that
-record is not equipped with it.
+apart:<12 hex of the digest>:<id>, and equipped under its own id (two
+equipped records of one id: the later is a sighting of the earlier). A
+record whose id has the form of a store's set-aside rows (quarantined:…,
+apart:…) is never deposited; a bundle that carries one is refused (65).
 
 `) + exitStatus(
 			status{exitDataErr, "SRC is a corrupt bundle or a malformed export, --library is not a library, or a picked id is not in the export"},
@@ -265,6 +267,7 @@ func (d *depositRun) into(ctx context.Context) error {
 	holdStoreMemory(len(existing))
 	// The planner's rule: quarantined rows are invisible to a trusted
 	// deposit, and one holding an id it takes is moved aside.
+	all := existing
 	existing, quarantined := inherit.Visible(existing, d.trust)
 	// Each signer's knowledge is kept apart (library.Apart): the deposit
 	// meets only rows its own signer's deposits brought (each row's Signer).
@@ -273,8 +276,8 @@ func (d *depositRun) into(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", inputName(d.o.Source), err)
 	}
-	inherit.MoveAside(&dep.Plan, quarantined)
-	library.KeepApart(&dep.Plan, apart)
+	inherit.MoveAside(&dep.Plan, all, quarantined)
+	library.KeepApart(&dep.Plan, all, apart)
 	res := d.result(dep)
 	if d.o.DryRun {
 		res.Reason = "dry run"

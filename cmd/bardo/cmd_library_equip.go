@@ -163,25 +163,23 @@ func runLibraryEquip(ctx context.Context, g *globals, o libraryEquipOptions) err
 	// Equipped rows arrive by the planner's rule for a trusted arrival:
 	// the store's quarantined rows are invisible to them, and one holding
 	// an id they take is moved aside.
+	all := existing
 	existing, quarantinedRows := inherit.Visible(existing, inherit.Trust{})
 	t := inherit.Target{GolemID: m.GolemID, Generation: m.Generation, Existing: existing, Vectors: succ.Vectors(ctx)}
-	// A row the library kept apart from another signer's (library.Apart)
-	// takes its own id back when that signer's row is not equipped.
 	selected := sel.Result()
-	edges = library.Restore(selected, edges)
+	judge.mark(selected)
 	eq, err := library.PlanEquip(lib.Meta().GolemID, state, selected, edges, t, eo)
 	if err != nil {
 		return fmt.Errorf("planning the equip from %s: %w", o.Library.Path, err)
 	}
-	inherit.MoveAside(&eq.Plan, quarantinedRows)
-	quarantined := judge.confine(eq)
-	judge.note(eq, o.Store.Path, quarantined)
+	inherit.MoveAside(&eq.Plan, all, quarantinedRows)
+	judge.note(eq, o.Store.Path)
 	if n := sel.Own(); n > 0 {
 		eq.Plan.Counts.Warnings = append(eq.Plan.Counts.Warnings, fmt.Sprintf(
 			"lineage: %d library entries left out: deposited by the store's own Golem (%s generation %d), whose knowledge never comes back to it", n, m.GolemID, m.Generation))
 	}
 	res := newEquipResult(o, m, state, sel, eq)
-	res.Refused, res.Counts.Refused, res.Counts.Quarantined = judge.refused, len(judge.refused), quarantined
+	res.Refused, res.Counts.Refused, res.Counts.Quarantined = judge.refused, len(judge.refused), eq.Quarantined
 	prev, err := succ.FindActivity(ctx, store.ActivityEquip, eq.Key)
 	switch {
 	case err != nil:

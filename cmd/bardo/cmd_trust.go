@@ -38,7 +38,9 @@ key or ever trusted one, and open otherwise. Each change is an activity.
 Quarantined entries are
 invisible to every trusted arrival: they never dedup it, never count as its
 sightings, never hold an id it needs (they are moved aside, to
-quarantined:<12 hex of the trusted bundle's digest>:<id>, both kept) and
+quarantined:<12 hex of the trusted bundle's digest>:<id>, both kept: an
+id of that form, or of apart:…, is a store's own, which no bundle
+carries) and
 never mark its bundle applied: the signed original of a bundle quarantined
 first applies properly. The store keeps a quarantined bundle, and bardo
 release --bundle plans it again as trusted against the store as it is
@@ -54,7 +56,9 @@ successor store's policy as inherit judges a bundle: a row not signed by a
 key the store trusts is refused, counted and named in the report, or with
 --quarantine arrives quarantined. A library keeps each signer's rows
 apart: a deposit is compared only with rows the same signer's deposits
-brought, so a look-alike of another signer never takes its place.`
+brought, so a look-alike of another signer never takes its place. An
+equip brings the rows the store does not trust after every trusted one,
+so that none of them takes a trusted row's place.`
 
 func newTrustCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

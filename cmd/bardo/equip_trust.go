@@ -26,7 +26,7 @@ type equipJudge struct {
 	quarantine bool
 
 	refused     []string        // ids, sorted when reported
-	quarantined map[string]bool // ids equipped quarantined
+	quarantined map[string]bool // library ids of the records equipped quarantined
 }
 
 func newEquipJudge(ctx context.Context, lib, succ *store.Store, succPath string, quarantine bool) (*equipJudge, error) {
@@ -65,29 +65,16 @@ func (j *equipJudge) admit(r *library.Record) (bool, error) {
 	return err == nil, err
 }
 
-// confine makes the rows of the equip the successor does not trust arrive
-// quarantined.
-func (j *equipJudge) confine(eq *library.Equip) int {
-	n := 0
-	for i := range eq.Plan.Admit {
-		if e := &eq.Plan.Admit[i].Entry; j.quarantined[e.ID] {
-			e.Status = grimoire.StatusQuarantined
-			n++
-		}
+// mark tells the selection which records arrive quarantined.
+func (j *equipJudge) mark(selected []library.Selected) {
+	for i := range selected {
+		selected[i].Quarantine = j.quarantined[selected[i].Record.Entry.ID]
 	}
-	for i := range eq.Choices {
-		if c := &eq.Choices[i]; j.quarantined[c.ID] && c.Status != "" {
-			c.Status = grimoire.StatusQuarantined
-		}
-	}
-	if n > 0 {
-		eq.Plan.Params["quarantined"] = n
-	}
-	return n
 }
 
 // note tells what the policy refused or quarantined.
-func (j *equipJudge) note(eq *library.Equip, succPath string, quarantined int) {
+func (j *equipJudge) note(eq *library.Equip, succPath string) {
+	quarantined := eq.Quarantined
 	if n := len(j.refused); n > 0 {
 		sort.Strings(j.refused)
 		shown := j.refused[:min(n, 10)]

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bardo-golem/bardo/bundle"
 	"github.com/bardo-golem/bardo/grimoire"
 	"github.com/bardo-golem/bardo/inherit"
 	"github.com/bardo-golem/bardo/store"
@@ -163,17 +162,8 @@ func TestQuarantineStaysOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustRun(t, "bundle", exp, "-o", next, "--quiet")
-		f, err := os.Open(next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		b, err := bundle.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		ids := map[string]bool{}
-		for _, e := range b.Body.Entries {
+		for _, e := range decodeFile(t, next).Body.Entries {
 			ids[e.ID] = true
 		}
 		return ids

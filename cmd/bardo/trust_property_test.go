@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,16 +12,22 @@ import (
 	"testing"
 
 	"github.com/bardo-golem/bardo/grimoire"
+	"github.com/bardo-golem/bardo/inherit"
+	"github.com/bardo-golem/bardo/library"
 )
 
 // TestTrustProperty is the property of issue 13: for any sequence of
 // applies onto a store that trusts the owner's key — the owner's bundles,
 // a stranger's look-alike copies quarantined, releases, library deposits
 // of both, a stranger's look-alike deposits (the owner's ids and vectors,
-// other text) into a library that trusts no key, and equips — the rows that are not quarantined, with their
-// statuses and confidences, equal those of a store that applied only what
-// it trusts, in order: the owner's bundles, a released bundle at its
+// other text) into a library that trusts no key, and equips, some with
+// --quarantine — the rows that are not quarantined, with their statuses
+// and confidences, equal those of a store that applied only what it
+// trusts, in order: the owner's bundles, a released bundle at its
 // release, and equips from a library holding only the owner's deposits.
+// Issue 32, item 4 adds squatters: bundles holding the ids the owner's
+// rows would set a row aside or keep it apart under, which every path in
+// refuses (exit 65) and which change nothing.
 func TestTrustProperty(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the binary a few hundred times")
@@ -32,7 +39,7 @@ func TestTrustProperty(t *testing.T) {
 	// signature); attacker[k]: a stranger's own knowledge; lookalike[k]:
 	// owner[k]'s ids and vectors with the stranger's text, signed by the
 	// stranger (unsignedLookalike[k]: not signed).
-	var owner, copies, attacker, lookalike, unsignedLookalike []string
+	var owner, copies, attacker, lookalike, unsignedLookalike, squatters []string
 	for k := 0; k < variants; k++ {
 		own := tinyVariant(t, dir, fmt.Sprintf("o%d", k), 2*k)
 		owner = append(owner, signBundle(t, own, "owner", sb.ownerKey.secret))
@@ -46,6 +53,8 @@ func TestTrustProperty(t *testing.T) {
 	digests := make([]string, variants)
 	for k := range owner {
 		digests[k] = bundleDigest(t, owner[k])
+		id := fmt.Sprintf("o%d-e1", k)
+		squatters = append(squatters, squatter(t, t.TempDir(), inherit.AsideID(digests[k], id)), squatter(t, t.TempDir(), library.ApartID(digests[k], id)))
 	}
 	for seed := uint64(1); seed <= 8; seed++ {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
@@ -63,7 +72,7 @@ func TestTrustProperty(t *testing.T) {
 			for step := 0; step < 14; step++ {
 				now := fmt.Sprintf("2026-11-03T%02d:00:00Z", step+1)
 				k := rng.IntN(variants)
-				switch op := rng.IntN(8); op {
+				switch op := rng.IntN(10); op {
 				case 0:
 					log = append(log, fmt.Sprintf("inherit owner %d", k))
 					trusted[k] = true
@@ -101,10 +110,27 @@ func TestTrustProperty(t *testing.T) {
 					log = append(log, fmt.Sprintf("deposit unsigned look-alike %d", k))
 					mustRun(t, "library", "deposit", unsignedLookalike[k], "--library", lib, "--now", now)
 					libs[lib] = true
-				case 5:
-					log = append(log, "equip")
+				case 8:
+					i := rng.IntN(len(squatters))
+					sq := squatters[i]
+					log = append(log, fmt.Sprintf("squatter %d", i))
+					before := mustRead(t, subject)
+					wantExitCode(t, 65, "inherit", sq, "--store", subject, "--quarantine", "--now", now)
 					if libs[lib] {
-						mustRun(t, "library", "equip", "--library", lib, "--store", subject, "--now", now)
+						wantExitCode(t, 65, "library", "deposit", sq, "--library", lib, "--now", now)
+					}
+					if !bytes.Equal(before, mustRead(t, subject)) {
+						t.Fatalf("%v: a refused squatter changed the store", log)
+					}
+				case 5, 9:
+					equip := []string{"library", "equip", "--library", lib, "--store", subject, "--now", now}
+					log = append(log, "equip")
+					if op == 9 {
+						equip = append(equip, "--quarantine")
+						log[len(log)-1] += " --quarantine"
+					}
+					if libs[lib] {
+						mustRun(t, equip...)
 					}
 					if libs[refLib] {
 						mustRun(t, "library", "equip", "--library", refLib, "--store", ref, "--now", now)

@@ -44,12 +44,49 @@ func deepCases(base *bundle.Bundle) []hostile {
 			b.Body.LeftOut = append(b.Body.LeftOut, bundle.Ref{Kind: bundle.RefEntry, ID: "e\x1b[31m"})
 			b.Header.Counts.LeftOut++
 		})},
+		// Set-aside forms: a store's own ids, which a bundle would squat.
+		{"deep_id_set_aside.bardo", "deep", `begins with "quarantined:" or "apart:"`, "the last entry renamed quarantined:<12 hex>:<id>, the id a store would move a quarantined row aside under", mk(func(b *bundle.Bundle) {
+			renameEntry(b, len(b.Body.Entries)-1, "quarantined:0123456789ab:")
+		})},
+		{"deep_id_apart.bardo", "deep", `begins with "quarantined:" or "apart:"`, "the last entry renamed apart:<12 hex>:<id>, the id a library would keep a row apart under", mk(func(b *bundle.Bundle) {
+			renameEntry(b, len(b.Body.Entries)-1, "apart:0123456789ab:")
+		})},
 		{"deep_rank_order.bardo", "deep", "body.entries", "the entries in reverse rank order", mk(func(b *bundle.Bundle) {
 			e := b.Body.Entries
 			for i, j := 0, len(e)-1; i < j; i, j = i+1, j-1 {
 				e[i], e[j] = e[j], e[i]
 			}
 		})},
+	}
+}
+
+// renameEntry gives entry i the id prefix + its id, and every reference to
+// it (edges, reflection items, toxic entries) follows.
+func renameEntry(b *bundle.Bundle, i int, prefix string) {
+	old := b.Body.Entries[i].ID
+	re := func(id *string) {
+		if *id == old {
+			*id = prefix + old
+		}
+	}
+	re(&b.Body.Entries[i].ID)
+	for j := range b.Body.CausalGraph {
+		re(&b.Body.CausalGraph[j].SourceID)
+		re(&b.Body.CausalGraph[j].TargetID)
+	}
+	if r := b.Body.Reflection; r != nil {
+		for _, items := range [][]bundle.Item{r.BuiltToDo, r.Learned, r.GotWrong, r.Confused, r.Suspect, r.TellSuccessor, r.NeverTested, r.FinalPlaybook, r.CausalGraph} {
+			for k := range items {
+				for l := range items[k].Refs {
+					re(&items[k].Refs[l].ID)
+				}
+			}
+		}
+	}
+	if a := b.Body.Autopsy; a != nil {
+		for k := range a.ToxicEntries {
+			re(&a.ToxicEntries[k].Entry.ID)
+		}
 	}
 }
 
