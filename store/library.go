@@ -56,8 +56,13 @@ var (
 // a trusted deposit of the same digest, which applies properly and records
 // the quarantined deposit it supersedes ("supersedes" in its params).
 //
-// A source the library took before (trusted, or under quarantine for a
-// deposit under quarantine) is ErrAlreadyDeposited; a store that is not a
+// A deposit is identified by its source's digest and its signer
+// (Plan.Trust.SignedBy; "" unsigned): a stranger's re-signed copy of a
+// bundle has the bundle's digest, and its deposit never makes the signed
+// original "already deposited", nor its rows the original's (each
+// signer's rows are kept apart: library.Apart). A source the library took
+// from the same signer before (trusted, or under quarantine for a deposit
+// under quarantine) is ErrAlreadyDeposited; a store that is not a
 // library is ErrNotLibrary; either way nothing changes.
 func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.Time) (int64, error) {
 	if s.meta.Kind != KindLibrary {
@@ -70,9 +75,9 @@ func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.T
 		"edges_offered":  d.Offering.EdgesOffered,
 		"edges_left_out": d.Offering.EdgesLeftOut,
 	}
-	k := kinds{kind: ActivityDeposit, blockers: []string{ActivityDeposit}, supersede: ActivityDepositQuarantined}
+	k := kinds{kind: ActivityDeposit, blockers: []string{ActivityDeposit}, supersede: ActivityDepositQuarantined, bySigner: true}
 	if p.Trust.Quarantine {
-		k = kinds{kind: ActivityDepositQuarantined, blockers: []string{ActivityDeposit, ActivityDepositQuarantined}}
+		k = kinds{kind: ActivityDepositQuarantined, blockers: []string{ActivityDeposit, ActivityDepositQuarantined}, bySigner: true}
 	}
 	return s.applyPlan(ctx, k, ErrAlreadyDeposited, p, now, func(a *applier, ctx context.Context) error {
 		if err := a.admitDeposit(ctx); err != nil {
@@ -80,6 +85,26 @@ func (s *Store) ApplyDeposit(ctx context.Context, d *library.Deposit, now time.T
 		}
 		return a.depositVerdict(ctx)
 	}, extra)
+}
+
+// FindDeposit returns the deposit of kind (ActivityDeposit or
+// ActivityDepositQuarantined) of the source of digest that signer signed
+// ("" for unsigned, and for a deposit made before schema 3, which kept no
+// verdict), or nil: a deposit is identified by digest and signer.
+func (s *Store) FindDeposit(ctx context.Context, kind, digest, signer string) (*Activity, error) {
+	return findDeposit(ctx, s.db, kind, digest, signer)
+}
+
+func findDeposit(ctx context.Context, q querier, kind, digest, signer string) (*Activity, error) {
+	row := q.QueryRowContext(ctx,
+		`SELECT a.id, a.kind, a.at, COALESCE(a.input_digest,''), COALESCE(a.source_golem_id,''), a.source_generation, COALESCE(a.channel,''), a.params, a.counts
+		 FROM activities a LEFT JOIN deposit_verdicts v ON v.activity_id=a.id
+		 WHERE a.kind=? AND a.input_digest=? AND COALESCE(v.signed_by, '')=? ORDER BY a.id LIMIT 1`, kind, digest, signer)
+	a, err := scanActivity(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return a, err
 }
 
 // DepositVerdict is the verdict of a deposit's source under the library's
@@ -173,11 +198,13 @@ func (s *Store) ApplyEquip(ctx context.Context, eq *library.Equip, now time.Time
 
 // kinds say what activity a plan is recorded as: its kind, the kinds of
 // activity that applied the same digest before and so make it
-// ErrAlready…, and the kind of one it supersedes ("" none).
+// ErrAlready… (bySigner: only a deposit by the plan's signer, as
+// FindDeposit finds it), and the kind of one it supersedes ("" none).
 type kinds struct {
 	kind      string
 	blockers  []string
 	supersede string
+	bySigner  bool
 }
 
 // applyPlan applies p as an activity of k.kind, keyed by p.BundleDigest,
@@ -193,7 +220,13 @@ func (s *Store) applyPlan(ctx context.Context, k kinds, already error, p *inheri
 	var id int64
 	err := s.writeTx(ctx, func(tx *writeTx) error {
 		for _, b := range k.blockers {
-			prev, err := findActivity(ctx, tx.tx, b, p.BundleDigest)
+			var prev *Activity
+			var err error
+			if k.bySigner {
+				prev, err = findDeposit(ctx, tx.tx, b, p.BundleDigest, p.Trust.SignedBy)
+			} else {
+				prev, err = findActivity(ctx, tx.tx, b, p.BundleDigest)
+			}
 			if err != nil {
 				return err
 			}

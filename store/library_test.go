@@ -576,3 +576,40 @@ func openMigrated(t *testing.T, path string) *Store {
 	t.Cleanup(func() { w.Close() })
 	return w
 }
+
+// TestDepositBySigner is issue 32, item 14: a deposit is identified by its
+// source's digest and its signer. One digest signed by two keys (a
+// stranger's re-signed copy) is two deposits, each with its verdict; the
+// same signer again is ErrAlreadyDeposited, and FindDeposit tells them
+// apart.
+func TestDepositBySigner(t *testing.T) {
+	ctx := context.Background()
+	s := newLibrary(t)
+	dep := func(signer string) error {
+		d := &library.Deposit{Plan: inherit.Plan{BundleDigest: "sha256:aa", Kind: "death", Channel: library.ChannelDeath,
+			Trust: inherit.Trust{Signature: "untrusted", SignedBy: signer}}, Offering: &library.Offering{}}
+		_, err := s.ApplyDeposit(ctx, d, t0)
+		return err
+	}
+	for _, signer := range []string{"stranger", "owner", ""} {
+		if err := dep(signer); err != nil {
+			t.Fatalf("deposit signed by %q: %v", signer, err)
+		}
+	}
+	for _, signer := range []string{"stranger", "owner", ""} {
+		if err := dep(signer); !errors.Is(err, ErrAlreadyDeposited) {
+			t.Errorf("deposit signed by %q again: %v, want ErrAlreadyDeposited", signer, err)
+		}
+		a, err := s.FindDeposit(ctx, ActivityDeposit, "sha256:aa", signer)
+		if err != nil || a == nil {
+			t.Fatalf("FindDeposit(%q) = %v, %v", signer, a, err)
+		}
+		if v, _ := s.DepositVerdicts(ctx); v[a.ID].SignedBy != signer {
+			t.Errorf("FindDeposit(%q) found the deposit of %q", signer, v[a.ID].SignedBy)
+		}
+	}
+	if a, err := s.FindDeposit(ctx, ActivityDeposit, "sha256:aa", "someone"); a != nil || err != nil {
+		t.Errorf("FindDeposit of a signer that never deposited = %v, %v", a, err)
+	}
+	mustBeSound(t, s)
+}

@@ -45,7 +45,7 @@ import (
 )
 
 // SchemaVersion is the schema this version of bardo writes.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // Kinds of store.
 const (

@@ -41,8 +41,10 @@ func newLibraryDepositCmd(g *globals, runF func(libraryDepositOptions) error) *c
 		Short: "Deposit a death bundle, a living export or a sibling's bundle in the library",
 		Long: helpf(`Deposit SRC in the library, in one transaction recorded as a "deposit"
 activity at --now that names the depositing Golem, its generation and
-SRC's digest. A source is deposited once: depositing it again changes
-nothing and says "applied: false, reason: already deposited".
+SRC's digest. A source is deposited once by each signer: depositing it
+again, signed by the same key (or unsigned again), changes nothing and
+says "applied: false, reason: already deposited"; a copy signed by
+another key (the same digest) is deposited, its records kept apart.
 
 --channel says how SRC comes (by default death for a bundle, live for an
 export):
@@ -239,7 +241,13 @@ func (d *depositRun) into(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
-	prev, err := s.FindActivity(ctx, store.ActivityDeposit, d.src.Digest)
+	// A deposit is identified by its source's digest and its signer: a
+	// stranger's re-signed copy has the original's digest.
+	signer, err := d.signer()
+	if err != nil {
+		return err
+	}
+	prev, err := s.FindDeposit(ctx, store.ActivityDeposit, d.src.Digest, signer)
 	if err != nil {
 		return err
 	}
@@ -253,7 +261,7 @@ func (d *depositRun) into(ctx context.Context) error {
 	// trusted one (store.ActivityDepositQuarantined), only for another
 	// under quarantine.
 	if d.trust.Quarantine {
-		if prev, err = s.FindActivity(ctx, store.ActivityDepositQuarantined, d.src.Digest); err != nil {
+		if prev, err = s.FindDeposit(ctx, store.ActivityDepositQuarantined, d.src.Digest, signer); err != nil {
 			return err
 		}
 		if prev != nil {
@@ -295,6 +303,19 @@ func (d *depositRun) into(ctx context.Context) error {
 	}
 	res.Applied, res.Activity = true, activity
 	return d.render(res, dep)
+}
+
+// signer is the id of the key that signed the bundle deposited, its
+// signature verified; "" for an unsigned bundle, an export or a store.
+func (d *depositRun) signer() (string, error) {
+	if d.o.bundle == nil {
+		return "", nil
+	}
+	v, err := trust.Judge(d.o.bundle, d.src.Digest, nil)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", inputName(d.o.Source), err)
+	}
+	return v.KeyID, nil
 }
 
 // judge applies the library's trust policy to a bundle deposited, as

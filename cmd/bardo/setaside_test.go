@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,4 +216,69 @@ func wantExitCode(t *testing.T, code int, args ...string) (int, string, string) 
 		t.Fatalf("%v: exit %d, want %d\n%s", args, c, code, stderr)
 	}
 	return c, out, stderr
+}
+
+// TestDepositIdentifiedBySigner is issue 32, item 14: a deposit is
+// identified by its source's digest and its signer. A stranger's re-signed
+// copy of the owner's bundle (the same digest) deposited first never makes
+// the owner's signed bundle "already deposited": it is deposited, its
+// records kept apart from the stranger's, and an equip into a store that
+// trusts the owner takes the owner's records under their own ids and
+// refuses the stranger's alone.
+func TestDepositIdentifiedBySigner(t *testing.T) {
+	dir := t.TempDir()
+	sb := makeSignedBundles(t, dir, "testdata/tiny.jsonl")
+	lib := filepath.Join(dir, "lib.db")
+	deposit := func(b, now string) (applied bool, reason string) {
+		t.Helper()
+		var doc struct {
+			Applied bool
+			Reason  string
+		}
+		out := mustRun(t, "library", "deposit", b, "--library", lib, "--json", "--now", now)
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Applied, doc.Reason
+	}
+	if ok, _ := deposit(sb.stranger, "2026-11-03T00:00:00Z"); !ok {
+		t.Fatal("the stranger's copy was not deposited")
+	}
+	before := statuses(t, lib)
+	if ok, why := deposit(sb.owner, "2026-11-03T01:00:00Z"); !ok {
+		t.Fatalf("the owner's signed bundle was not deposited: %s", why)
+	}
+	for _, b := range []string{sb.owner, sb.stranger} {
+		if ok, why := deposit(b, "2026-11-03T02:00:00Z"); ok || why != "already deposited" {
+			t.Errorf("%s deposited twice: %v %q", filepath.Base(b), ok, why)
+		}
+	}
+	if ok, _ := deposit(sb.unsigned, "2026-11-03T03:00:00Z"); !ok {
+		t.Error("the unsigned copy, a third signer (none), was not deposited")
+	}
+	soundStore(t, lib, false)
+
+	st := filepath.Join(dir, "succ.db")
+	mustRun(t, "init", "--store", st, "--golem-id", "succ", "--generation", "1", "--now", "2026-11-03T00:00:00Z")
+	mustRun(t, "trust", "add", sb.ownerKey.public, "--store", st, "--now", "2026-11-03T00:00:00Z")
+	var eq struct {
+		Counts  struct{ Admitted, Refused int }
+		Refused []string
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "library", "equip", "--library", lib, "--store", st, "--json", "--now", "2026-11-03T04:00:00Z")), &eq); err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * len(before); eq.Counts.Refused != want {
+		t.Errorf("equip refused %d (%v), want the stranger's and the unsigned copy's %d", eq.Counts.Refused, eq.Refused, want)
+	}
+	got := statuses(t, st)
+	for id := range before {
+		if got[id] != grimoire.StatusActive {
+			t.Errorf("the owner's %s is %q in the successor, want active under its own id", id, got[id])
+		}
+	}
+	if len(got) != len(before) {
+		t.Errorf("the successor holds %v, want the owner's %d rows", got, len(before))
+	}
+	soundStore(t, st, true)
 }
